@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Local RocketMQ 5.3.3 (name server + broker) as two separate JVMs, built from Maven Central jars.
+#
+#   rocketmq-local.sh start | stop | start-broker | stop-broker | status
+#
+# Environment (defaults in brackets):
+#   ROCKETMQ_LOCAL_DIR               state dir: conf, store, logs, pid files [<script dir>/target/run]
+#   NAMESRV_PORT                     [9876]
+#   BROKER_PORT                      broker listenPort; the broker also binds BROKER_PORT-2 [10911]
+#   HA_PORT                          haListenPort (binds 0.0.0.0) [BROKER_PORT+1]
+#   TRANSACTION_TIMEOUT_MS           first check of a half message after [6000]
+#   TRANSACTION_CHECK_INTERVAL_MS    broker check pass interval [30000]
+#   TRANSACTION_CHECK_MAX            checks before a half message is discarded [15]
+#   TRANSACTION_OP_BATCH_INTERVAL_MS [200] (the broker default 3000 causes re-checks after COMMIT)
+#   NAMESRV_HEAP / BROKER_HEAP       [256m] / [512m]
+#   ROCKETMQ_JAVA_OPTS               extra JVM options for both JVMs []
+#   START_TIMEOUT_S                  wait for each port [60]
+#   STOP_GRACE_S                     SIGTERM, then SIGKILL after this many seconds; 0 = SIGKILL at once
+#                                    (a graceful broker shutdown takes ~13 s) [30]
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+RUN_DIR="${ROCKETMQ_LOCAL_DIR:-$SCRIPT_DIR/target/run}"
+NAMESRV_PORT="${NAMESRV_PORT:-9876}"
+BROKER_PORT="${BROKER_PORT:-10911}"
+HA_PORT="${HA_PORT:-$((BROKER_PORT + 1))}"
+TRANSACTION_TIMEOUT_MS="${TRANSACTION_TIMEOUT_MS:-6000}"
+TRANSACTION_CHECK_INTERVAL_MS="${TRANSACTION_CHECK_INTERVAL_MS:-30000}"
+TRANSACTION_CHECK_MAX="${TRANSACTION_CHECK_MAX:-15}"
+TRANSACTION_OP_BATCH_INTERVAL_MS="${TRANSACTION_OP_BATCH_INTERVAL_MS:-200}"
+NAMESRV_HEAP="${NAMESRV_HEAP:-256m}"
+BROKER_HEAP="${BROKER_HEAP:-512m}"
+START_TIMEOUT_S="${START_TIMEOUT_S:-60}"
+STOP_GRACE_S="${STOP_GRACE_S:-30}"
+CLASSPATH_FILE="$SCRIPT_DIR/target/classpath.txt"
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+log() { echo "rocketmq-local: $*"; }
+die() { echo "rocketmq-local: $*" >&2; exit 1; }
+
+mkdir -p "$RUN_DIR"
+RUN_DIR="$(cd "$RUN_DIR" && pwd)"
+
+ensure_classpath() {
+  if [[ ! -s "$CLASSPATH_FILE" ]]; then
+    log "building classpath (mvn dependency:build-classpath)"
+    # Prefer the local repository; fall back to online resolution.
+    if ! "$SCRIPT_DIR/../../mvnw" -q -B -o -f "$SCRIPT_DIR/pom.xml" dependency:build-classpath >/dev/null 2>&1; then
+      "$SCRIPT_DIR/../../mvnw" -q -B -f "$SCRIPT_DIR/pom.xml" dependency:build-classpath >/dev/null \
+        || die "could not build the classpath"
+    fi
+    [[ -s "$CLASSPATH_FILE" ]] || die "missing $CLASSPATH_FILE"
+  fi
+}
+
+write_conf() {
+  mkdir -p "$RUN_DIR/home" "$RUN_DIR/store" "$RUN_DIR/logs"
+  cat > "$RUN_DIR/namesrv.conf" <<CONF
+listenPort=$NAMESRV_PORT
+bindAddress=127.0.0.1
+rocketmqHome=$RUN_DIR/home
+kvConfigPath=$RUN_DIR/namesrv-kv.json
+CONF
+  cat > "$RUN_DIR/broker.conf" <<CONF
+brokerClusterName=LocalCluster
+brokerName=local-broker
+brokerId=0
+brokerRole=ASYNC_MASTER
+flushDiskType=ASYNC_FLUSH
+brokerIP1=127.0.0.1
+bindAddress=127.0.0.1
+listenPort=$BROKER_PORT
+haListenPort=$HA_PORT
+namesrvAddr=127.0.0.1:$NAMESRV_PORT
+rocketmqHome=$RUN_DIR/home
+storePathRootDir=$RUN_DIR/store
+storePathCommitLog=$RUN_DIR/store/commitlog
+autoCreateTopicEnable=true
+autoCreateSubscriptionGroup=true
+defaultTopicQueueNums=4
+mappedFileSizeCommitLog=16777216
+mappedFileSizeConsumeQueue=60000
+mappedFileSizeTimerLog=8388608
+maxHashSlotNum=10000
+maxIndexNum=40000
+diskMaxUsedSpaceRatio=95
+transactionTimeOut=$TRANSACTION_TIMEOUT_MS
+transactionCheckInterval=$TRANSACTION_CHECK_INTERVAL_MS
+transactionCheckMax=$TRANSACTION_CHECK_MAX
+transactionOpBatchInterval=$TRANSACTION_OP_BATCH_INTERVAL_MS
+timerWheelEnable=true
+timerPrecisionMs=100
+CONF
+}
+
+pid_alive() { # $1 = pid file; also checks the pid still is one of our JVMs (pids get reused)
+  local pid
+  [[ -s "$1" ]] || return 1
+  pid="$(cat "$1")"
+  kill -0 "$pid" 2>/dev/null && ps -p "$pid" -o args= 2>/dev/null | grep -qF -- "$RUN_DIR/"
+}
+
+port_open() { # $1 = port
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+wait_port() { # $1 = name, $2 = port, $3 = pid file
+  local deadline=$((SECONDS + START_TIMEOUT_S))
+  until port_open "$2"; do
+    pid_alive "$3" || die "$1 exited during start-up, see $RUN_DIR/logs/$1.out"
+    (( SECONDS < deadline )) || die "$1 not listening on $2 after ${START_TIMEOUT_S}s, see $RUN_DIR/logs/$1.out"
+    sleep 0.2
+  done
+}
+
+launch() { # $1 = name, $2 = heap, $3 = main class, $4 = conf, $5 = port
+  # Both JVMs share one classpath: name each one's logback file, or the name server picks rmq.broker.logback.xml
+  # and writes into the broker's log files.
+  local pidfile="$RUN_DIR/$1.pid"
+  if pid_alive "$pidfile"; then
+    log "$1 already running (pid $(cat "$pidfile"))"
+    return 0
+  fi
+  ! port_open "$5" || die "port $5 for $1 is already in use by another process"
+  ensure_classpath
+  (
+    cd "$RUN_DIR"
+    ROCKETMQ_HOME="$RUN_DIR/home" nohup "$JAVA" \
+      "-Xms$2" "-Xmx$2" -XX:+UseG1GC -XX:MaxDirectMemorySize=256m -XX:-OmitStackTraceInFastThrow \
+      "-Duser.home=$RUN_DIR" "-Drocketmq.home.dir=$RUN_DIR/home" -Djava.net.preferIPv4Stack=true \
+      "-Drmq.logback.configurationFile=rmq.$1.logback.xml" \
+      ${ROCKETMQ_JAVA_OPTS:-} \
+      -cp "@$CLASSPATH_FILE" "$3" -c "$4" \
+      > "$RUN_DIR/logs/$1.out" 2>&1 < /dev/null &
+    echo $! > "$pidfile"
+  )
+}
+
+stop_one() { # $1 = name
+  local pidfile="$RUN_DIR/$1.pid" pid
+  if ! pid_alive "$pidfile"; then
+    rm -f "$pidfile"
+    return 0
+  fi
+  pid="$(cat "$pidfile")"
+  if (( STOP_GRACE_S > 0 )); then
+    kill "$pid" 2>/dev/null || true
+  else
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  local deadline=$((SECONDS + STOP_GRACE_S))
+  while kill -0 "$pid" 2>/dev/null; do
+    if (( SECONDS >= deadline )); then
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    sleep 0.1
+  done
+  rm -f "$pidfile"
+  log "$1 stopped"
+}
+
+start_namesrv() {
+  launch namesrv "$NAMESRV_HEAP" org.apache.rocketmq.namesrv.NamesrvStartup "$RUN_DIR/namesrv.conf" "$NAMESRV_PORT"
+  wait_port namesrv "$NAMESRV_PORT" "$RUN_DIR/namesrv.pid"
+}
+
+start_broker() {
+  launch broker "$BROKER_HEAP" org.apache.rocketmq.broker.BrokerStartup "$RUN_DIR/broker.conf" "$BROKER_PORT"
+  wait_port broker "$BROKER_PORT" "$RUN_DIR/broker.pid"
+}
+
+status_one() { # $1 = name, $2 = port
+  if pid_alive "$RUN_DIR/$1.pid"; then
+    echo "$1: running (pid $(cat "$RUN_DIR/$1.pid"), port $2)"
+  else
+    echo "$1: stopped"
+    return 1
+  fi
+}
+
+# Everything runs from main, read in full before it starts: editing this file while an instance runs is safe.
+main() {
+  case "${1:-}" in
+    start)
+      write_conf
+      start_namesrv
+      start_broker
+      log "name server 127.0.0.1:$NAMESRV_PORT, broker 127.0.0.1:$BROKER_PORT (state $RUN_DIR)"
+      ;;
+    start-broker)
+      # Reuses broker.conf as written by "start" (the broker itself rewrites it, keeping a .bak, when its config
+      # is changed at run time, e.g. by LocalRocketMq's registration nudge).
+      [[ -f "$RUN_DIR/broker.conf" ]] || write_conf
+      start_broker
+      log "broker 127.0.0.1:$BROKER_PORT"
+      ;;
+    stop)
+      stop_one broker
+      stop_one namesrv
+      ;;
+    stop-broker)
+      stop_one broker
+      ;;
+    status)
+      local rc=0
+      status_one namesrv "$NAMESRV_PORT" || rc=1
+      status_one broker "$BROKER_PORT" || rc=1
+      return $rc
+      ;;
+    *)
+      echo "usage: $(basename "$0") start|stop|start-broker|stop-broker|status" >&2
+      return 2
+      ;;
+  esac
+}
+
+main "$@"; exit $?

@@ -1,0 +1,96 @@
+package com.shop.orders.common;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+
+/** Turns every failure that reaches the REST layer into problem+json; never leaks a stack trace. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, UriInfo uri) {
+        return Problem.of(e.status(), e.title(), e.getMessage(), uri.getPath()).with(e.extensions()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(ConstraintViolationException e, UriInfo uri) {
+        List<Map<String, String>> violations = e.getConstraintViolations().stream()
+                .map(ProblemMappers::violation)
+                .toList();
+        return Problem.of(400, "Invalid request", "The request has invalid fields", uri.getPath())
+                .with(Map.of("violations", violations))
+                .toResponse();
+    }
+
+    // Before quarkus-rest-jackson's own mappers, which answer plain JSON.
+    @ServerExceptionMapper(priority = 1)
+    public Response mismatchedJson(MismatchedInputException e, UriInfo uri) {
+        return malformedJson(e, uri);
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response malformedJson(JsonProcessingException e, UriInfo uri) {
+        return Problem.of(400, "Malformed JSON", "The request body is not valid JSON for this operation", uri.getPath())
+                .toResponse();
+    }
+
+    @ServerExceptionMapper({ UnauthorizedException.class, AuthenticationFailedException.class })
+    public Response unauthorized(RuntimeException e, UriInfo uri) {
+        return Response.fromResponse(
+                Problem.of(401, "Unauthorized", "A valid bearer token is required", uri.getPath()).toResponse())
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, UriInfo uri) {
+        return Problem.of(403, "Forbidden", "This operation is not allowed for this token", uri.getPath()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return unexpected(e, uri);
+        }
+        String title = Response.Status.fromStatusCode(status) != null
+                ? Response.Status.fromStatusCode(status).getReasonPhrase()
+                : "Request failed";
+        String detail = status == 413 ? "The request body is too large" : title;
+        return Problem.of(status, title, detail, uri.getPath()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e, UriInfo uri) {
+        String errorId = UUID.randomUUID().toString();
+        LOG.errorf(e, "Request %s failed, error id %s", uri.getPath(), errorId);
+        return Problem.of(500, "Internal error", "The request failed; error id " + errorId, uri.getPath()).toResponse();
+    }
+
+    private static Map<String, String> violation(ConstraintViolation<?> v) {
+        String path = v.getPropertyPath().toString();
+        // Drop the method and parameter names ("place.request.items[0].quantity" -> "items[0].quantity").
+        String[] parts = path.split("\\.", 3);
+        String field = parts.length == 3 ? parts[2] : path;
+        return Map.of("field", field, "message", v.getMessage());
+    }
+}

@@ -1,0 +1,52 @@
+package com.shop.orders.inventory;
+
+import java.util.Map;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import com.shop.orders.common.ProblemException;
+import com.shop.orders.member.Roles;
+
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+
+@Path("/api/admin/skus")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.ADMIN)
+public class AdminSkuResource {
+
+    private final SkuRepository skus;
+
+    public AdminSkuResource(SkuRepository skus) {
+        this.skus = skus;
+    }
+
+    @PUT
+    @Path("/{id}/stock")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @WithTransaction
+    public Uni<SkuView> restock(@PathParam("id") long id, @Valid @NotNull RestockRequest request) {
+        return skus.findById(id)
+                .onItem().ifNull().failWith(() -> new SkuNotFoundException(id))
+                .chain(sku -> skus.setStock(id, request.stock()))
+                .invoke(updated -> {
+                    if (!updated) {
+                        throw new ProblemException(409, "Stock below reservations",
+                                "SKU " + id + " has more stock reserved by pending orders than " + request.stock(),
+                                Map.of("skuId", id));
+                    }
+                })
+                // The entity loaded above is stale after the bulk update.
+                .chain(() -> skus.getSession().chain(session -> session.find(Sku.class, id)
+                        .call(session::refresh)))
+                .map(SkuView::of);
+    }
+}

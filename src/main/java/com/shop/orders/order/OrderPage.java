@@ -1,0 +1,6 @@
+package com.shop.orders.order;
+
+import java.util.List;
+
+public record OrderPage(int page, int size, long total, List<OrderView> items) {
+}

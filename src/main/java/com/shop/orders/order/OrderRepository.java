@@ -1,0 +1,84 @@
+package com.shop.orders.order;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepository;
+import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Sort;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Every status transition is one conditional UPDATE on the current status; the affected row
+ * count says whether this caller made the transition. Exactly one caller can win it.
+ */
+@ApplicationScoped
+public class OrderRepository implements PanacheRepository<Order> {
+
+    public Uni<Order> findByOrderNo(String orderNo) {
+        return find("orderNo", orderNo).firstResult();
+    }
+
+    public Uni<Order> findOwned(long id, String memberId) {
+        return find("id = ?1 and memberId = ?2", id, memberId).firstResult();
+    }
+
+    public Uni<Order> findByIdempotencyKey(String memberId, String idempotencyKey) {
+        return find("memberId = ?1 and idempotencyKey = ?2", memberId, idempotencyKey).firstResult();
+    }
+
+    public Uni<List<Order>> pageOwned(String memberId, OrderStatus status, int page, int size) {
+        return ownedQuery(memberId, status).page(Page.of(page, size)).list();
+    }
+
+    public Uni<Long> countOwned(String memberId, OrderStatus status) {
+        return ownedQuery(memberId, status).count();
+    }
+
+    public Uni<List<OrderItem>> items(long orderId) {
+        return OrderItem.list("orderId = ?1 order by id", orderId);
+    }
+
+    public Uni<List<OrderItem>> items(Collection<Long> orderIds) {
+        return OrderItem.list("orderId in ?1 order by id", orderIds);
+    }
+
+    /** Pending orders whose deadline passed before {@code cutoff}, oldest first. */
+    public Uni<List<String>> findOverdueOrderNos(Instant cutoff, int limit) {
+        return getSession().chain(session -> session
+                .createSelectionQuery(
+                        "select orderNo from Order where status = ?1 and payDeadline < ?2 order by payDeadline",
+                        String.class)
+                .setParameter(1, OrderStatus.PENDING_PAYMENT)
+                .setParameter(2, cutoff)
+                .setMaxResults(limit)
+                .getResultList());
+    }
+
+    public Uni<Boolean> markPaid(long id, Instant paidAt) {
+        return update("status = ?1, paidAt = ?2 where id = ?3 and status = ?4",
+                OrderStatus.PAID, paidAt, id, OrderStatus.PENDING_PAYMENT)
+                .map(rows -> rows == 1);
+    }
+
+    public Uni<Boolean> markClosed(long id, CloseReason reason, Instant closedAt) {
+        return update("status = ?1, closeReason = ?2, closedAt = ?3 where id = ?4 and status = ?5",
+                OrderStatus.CLOSED, reason, closedAt, id, OrderStatus.PENDING_PAYMENT)
+                .map(rows -> rows == 1);
+    }
+
+    /** Re-reads an order after a bulk update made the session's copy stale. */
+    public Uni<Order> reload(Order order) {
+        return getSession().chain(session -> session.refresh(order)).replaceWith(order);
+    }
+
+    private io.quarkus.hibernate.reactive.panache.PanacheQuery<Order> ownedQuery(String memberId, OrderStatus status) {
+        Sort newestFirst = Sort.descending("id");
+        return status == null
+                ? find("memberId", newestFirst, memberId)
+                : find("memberId = ?1 and status = ?2", newestFirst, memberId, status);
+    }
+}

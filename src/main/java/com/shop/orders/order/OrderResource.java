@@ -1,0 +1,89 @@
+package com.shop.orders.order;
+
+import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import com.shop.orders.common.ProblemException;
+import com.shop.orders.member.CurrentMember;
+import com.shop.orders.member.Roles;
+
+import io.smallrye.mutiny.Uni;
+
+/** A member's own orders. Another member's order is answered as not found. */
+@Path("/api/orders")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.MEMBER)
+public class OrderResource {
+
+    private final OrderService orders;
+    private final OrderCloser closer;
+    private final CurrentMember member;
+
+    public OrderResource(OrderService orders, OrderCloser closer, CurrentMember member) {
+        this.orders = orders;
+        this.closer = closer;
+        this.member = member;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request,
+            @HeaderParam("Idempotency-Key") @Pattern(regexp = "[\\x21-\\x7E]{1,100}") String idempotencyKey) {
+        return orders.place(member.id(), request, idempotencyKey)
+                .map(placed -> placed.replayed()
+                        ? Response.ok(placed.order()).header("Idempotent-Replayed", "true").build()
+                        : Response.created(URI.create("/api/orders/" + placed.order().id())).entity(placed.order()).build());
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<OrderView> get(@PathParam("id") long id) {
+        return orders.findOwned(id, member.id());
+    }
+
+    @GET
+    public Uni<OrderPage> list(@QueryParam("status") String status,
+            @QueryParam("page") @DefaultValue("0") @Min(0) @Max(100_000) int page,
+            @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
+        return orders.listOwned(member.id(), parseStatus(status), page, size);
+    }
+
+    private static OrderStatus parseStatus(String status) {
+        if (status == null || status.isBlank()) {
+            return null;
+        }
+        try {
+            return OrderStatus.valueOf(status);
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(400, "Invalid request", "Unknown order status " + status,
+                    Map.of("violations", List.of(Map.of("field", "status", "message",
+                            "one of " + Arrays.toString(OrderStatus.values())))));
+        }
+    }
+
+    @POST
+    @Path("/{id}/cancel")
+    public Uni<OrderView> cancel(@PathParam("id") long id) {
+        return closer.cancelByMember(id, member.id());
+    }
+}

@@ -1,0 +1,9 @@
+package com.shop.orders.order;
+
+public enum OrderStatus {
+    PENDING_PAYMENT,
+    PAID,
+    CLOSED,
+    SHIPPED,
+    COMPLETED
+}

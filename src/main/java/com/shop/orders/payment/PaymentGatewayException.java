@@ -1,0 +1,26 @@
+package com.shop.orders.payment;
+
+import java.util.Map;
+
+import com.shop.orders.common.ProblemException;
+
+/** Alipay refused (502) or could not be reached in time (503). Nothing was changed on our side. */
+public class PaymentGatewayException extends ProblemException {
+
+    private PaymentGatewayException(int status, String title, String detail, Map<String, Object> extensions,
+            Throwable cause) {
+        super(status, title, detail, extensions, cause);
+    }
+
+    static PaymentGatewayException refused(String method, String code, String subCode, String subMsg) {
+        return new PaymentGatewayException(502, "Payment provider refused",
+                "Alipay answered " + method + " with " + code + (subCode == null ? "" : " / " + subCode)
+                        + (subMsg == null ? "" : ": " + subMsg),
+                subCode == null ? Map.of() : Map.of("providerCode", subCode), null);
+    }
+
+    static PaymentGatewayException unavailable(String method, Throwable cause) {
+        return new PaymentGatewayException(503, "Payment provider unavailable",
+                "Alipay could not be reached for " + method + "; try again shortly", Map.of(), cause);
+    }
+}

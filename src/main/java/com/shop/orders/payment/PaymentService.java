@@ -1,0 +1,103 @@
+package com.shop.orders.payment;
+
+import java.time.Clock;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.shop.orders.common.ProblemException;
+import com.shop.orders.common.UniqueViolation;
+import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderNotFoundException;
+import com.shop.orders.order.OrderRepository;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Offers an order's Alipay QR code. Alipay is asked once per order; later calls return the
+ * stored code. The pay deadline is the order's and never moves, so asking again neither
+ * extends it nor starts another watch.
+ */
+@ApplicationScoped
+public class PaymentService {
+
+    private final OrderRepository orders;
+    private final PaymentRepository payments;
+    private final AlipayGateway alipay;
+    private final QrCodeRenderer qrCodes;
+    private final QrImageLinks links;
+    private final Clock clock;
+
+    public PaymentService(OrderRepository orders, PaymentRepository payments, AlipayGateway alipay,
+            QrCodeRenderer qrCodes, QrImageLinks links, Clock clock) {
+        this.orders = orders;
+        this.payments = payments;
+        this.alipay = alipay;
+        this.qrCodes = qrCodes;
+        this.links = links;
+        this.clock = clock;
+    }
+
+    public Uni<PaymentView> requestPayment(long orderId, String memberId) {
+        // No database session is held while Alipay answers.
+        return Panache.withSession(() -> orders.findOwned(orderId, memberId)
+                .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
+                .invoke(this::requirePayable)
+                .chain(order -> payments.findByOrderId(orderId).map(existing -> new OrderPayment(order, existing))))
+                .chain(found -> (found.payment() != null
+                        ? Uni.createFrom().item(found.payment())
+                        : precreate(found.order()))
+                        .map(payment -> new PaymentView(payment.qrCode, links.linkFor(orderId),
+                                found.order().payDeadline)));
+    }
+
+    /** The stored PNG, for the owner or for the bearer of a valid signed link. */
+    public Uni<byte[]> qrImage(long orderId, String memberId) {
+        return Panache.withSession(() -> orders.findOwned(orderId, memberId)
+                .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
+                .chain(order -> qrImage(orderId)));
+    }
+
+    public Uni<byte[]> qrImage(long orderId) {
+        return Panache.withSession(() -> payments.findByOrderId(orderId))
+                .onItem().ifNull().failWith(() -> new ProblemException(404, "No QR code",
+                        "No payment has been requested for order " + orderId))
+                .map(payment -> payment.qrPng);
+    }
+
+    private Uni<Payment> precreate(Order order) {
+        return alipay.precreate(order.orderNo, order.totalAmount, "Order " + order.orderNo, order.payDeadline)
+                .chain(qrCode -> Panache.withTransaction(() -> newPayment(order, qrCode).persist())
+                        .replaceWith(() -> (Payment) null))
+                // A concurrent request stored the same code first.
+                .onFailure(UniqueViolation::isCause).recoverWithNull()
+                .chain(() -> Panache.withSession(() -> payments.findByOrderId(order.id)));
+    }
+
+    private Payment newPayment(Order order, String qrCode) {
+        Payment payment = new Payment();
+        payment.orderId = order.id;
+        payment.orderNo = order.orderNo;
+        payment.amount = order.totalAmount;
+        payment.qrCode = qrCode;
+        payment.qrPng = qrCodes.png(qrCode);
+        payment.status = PaymentStatus.AWAITING_PAYMENT;
+        payment.createdAt = clock.instant();
+        return payment;
+    }
+
+    private void requirePayable(Order order) {
+        if (!order.isPending()) {
+            throw new ProblemException(409, "Order not payable", "Order " + order.id + " is " + order.status,
+                    Map.of("status", order.status.name()));
+        }
+        if (order.isPastDeadline(clock.instant())) {
+            throw new ProblemException(409, "Payment window over",
+                    "Order " + order.id + " had to be paid by " + order.payDeadline);
+        }
+    }
+
+    private record OrderPayment(Order order, Payment payment) {
+    }
+}

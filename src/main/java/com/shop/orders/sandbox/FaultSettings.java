@@ -1,0 +1,98 @@
+package com.shop.orders.sandbox;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The JSON form of the fault knobs. On PUT only the fields present change; durations read like config
+ * ("1500ms", "5s", "PT5S"); a method mapped to null is cleared. Example:
+ * {"dropNotifies":true,"latency":"200ms","methods":{"alipay.trade.query":{"code":"20000",
+ * "msg":"Service Currently Unavailable","subCode":"ACQ.SYSTEM_ERROR","subMsg":"系统繁忙","times":2}}}
+ */
+public record FaultSettings(Boolean dropNotifies, String notifyDelay, String latency, Map<String, Method> methods) {
+
+    /**
+     * One method's fault: an Alipay error (subCode, with code defaulting to 40004), an HTTP error status
+     * (httpStatus), or a held-back answer (noAnswerFor); times limits it to the next calls.
+     */
+    public record Method(String code, String msg, String subCode, String subMsg, Integer httpStatus,
+                         String noAnswerFor, Integer times) {
+
+        MethodFault toFault() {
+            int kinds = (subCode != null ? 1 : 0) + (httpStatus != null ? 1 : 0) + (noAnswerFor != null ? 1 : 0);
+            if (kinds != 1) {
+                throw new IllegalArgumentException("give exactly one of subCode, httpStatus, noAnswerFor");
+            }
+            if (httpStatus != null) {
+                return MethodFault.httpStatus(httpStatus);
+            }
+            if (noAnswerFor != null) {
+                return MethodFault.noAnswerFor(duration(noAnswerFor));
+            }
+            return MethodFault.alipayError(code != null ? code : "40004", msg != null ? msg : "Business Failed",
+                    subCode, subMsg != null ? subMsg : subCode);
+        }
+
+        static Method of(MethodFault fault, int remaining) {
+            Integer times = remaining < 0 ? null : remaining;
+            String held = fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString();
+            Integer status = fault.kind() == MethodFault.Kind.HTTP_STATUS ? fault.httpStatus() : null;
+            return new Method(fault.code(), fault.msg(), fault.subCode(), fault.subMsg(), status, held, times);
+        }
+    }
+
+    /** Validates everything first, so a bad body changes nothing. */
+    void applyTo(SandboxFaults faults) {
+        Duration newNotifyDelay = notifyDelay == null ? null : duration(notifyDelay);
+        Duration newLatency = latency == null ? null : duration(latency);
+        Map<String, MethodFault> armed = new LinkedHashMap<>();
+        if (methods != null) {
+            methods.forEach((method, settings) -> {
+                if (settings != null && settings.times() != null && settings.times() < 1) {
+                    throw new IllegalArgumentException("times must be at least 1");
+                }
+                armed.put(method, settings == null ? null : settings.toFault());
+            });
+        }
+        if (dropNotifies != null) {
+            faults.dropNotifies(dropNotifies);
+        }
+        if (newNotifyDelay != null) {
+            faults.delayNotifies(newNotifyDelay);
+        }
+        if (newLatency != null) {
+            faults.latency(newLatency);
+        }
+        armed.forEach((method, fault) -> {
+            Integer times = methods.get(method) == null ? null : methods.get(method).times();
+            if (fault == null) {
+                faults.clear(method);
+            } else if (times == null) {
+                faults.fail(method, fault);
+            } else {
+                faults.fail(method, fault, times);
+            }
+        });
+    }
+
+    static FaultSettings of(SandboxFaults faults) {
+        Map<String, Method> methods = new LinkedHashMap<>();
+        faults.methodFaults().forEach((method, fault) -> methods.put(method, Method.of(fault, faults.remainingFaults(method))));
+        return new FaultSettings(faults.notifiesDropped(), faults.notifyDelay().toString(), faults.latency().toString(), methods);
+    }
+
+    private static Duration duration(String text) {
+        Duration duration;
+        try {
+            duration = DurationConverter.parseDuration(text.trim());
+        } catch (RuntimeException e) {
+            duration = null;
+        }
+        if (duration == null || duration.isNegative()) {
+            throw new IllegalArgumentException("not a duration like 500ms, 5s or PT5S: " + text);
+        }
+        return duration;
+    }
+}

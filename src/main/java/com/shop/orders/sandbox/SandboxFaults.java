@@ -1,0 +1,120 @@
+package com.shop.orders.sandbox;
+
+import io.quarkus.arc.profile.IfBuildProfile;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Knobs that make the sandbox misbehave the ways Alipay can; all off until set, {@link #reset()} turns them off. */
+@ApplicationScoped
+@IfBuildProfile(anyOf = {"dev", "test"})
+public class SandboxFaults {
+
+    /** Method name that makes a fault apply to every gateway method without one of its own. */
+    public static final String ANY_METHOD = "*";
+
+    private record Armed(MethodFault fault, AtomicInteger remaining) {
+    }
+
+    private volatile boolean dropNotifies;
+    private volatile Duration notifyDelay = Duration.ZERO;
+    private volatile Duration latency = Duration.ZERO;
+    private final ConcurrentMap<String, Armed> byMethod = new ConcurrentHashMap<>();
+
+    /** While set, no notify is sent, not even a retry of an earlier one. */
+    public void dropNotifies(boolean drop) {
+        this.dropNotifies = drop;
+    }
+
+    public boolean notifiesDropped() {
+        return dropNotifies;
+    }
+
+    /** Extra wait before the first notify attempt of each payment. */
+    public void delayNotifies(Duration delay) {
+        this.notifyDelay = nonNegative(delay);
+    }
+
+    public Duration notifyDelay() {
+        return notifyDelay;
+    }
+
+    /** Added to every gateway answer, without holding a thread. */
+    public void latency(Duration latency) {
+        this.latency = nonNegative(latency);
+    }
+
+    public Duration latency() {
+        return latency;
+    }
+
+    /** Every call of the method (or {@link #ANY_METHOD}) gets the fault until cleared. */
+    public void fail(String method, MethodFault fault) {
+        byMethod.put(method, new Armed(fault, null));
+    }
+
+    /** Only the next {@code times} calls of the method get the fault; later ones are answered normally. */
+    public void fail(String method, MethodFault fault, int times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("times must be at least 1");
+        }
+        byMethod.put(method, new Armed(fault, new AtomicInteger(times)));
+    }
+
+    public void clear(String method) {
+        byMethod.remove(method);
+    }
+
+    /** The armed faults by method, for display. */
+    public Map<String, MethodFault> methodFaults() {
+        Map<String, MethodFault> faults = new TreeMap<>();
+        byMethod.forEach((method, armed) -> faults.put(method, armed.fault()));
+        return faults;
+    }
+
+    /** Calls still to be faulted for the method, -1 for every call, 0 when none is armed. */
+    public int remainingFaults(String method) {
+        Armed armed = byMethod.get(method);
+        return armed == null ? 0 : armed.remaining() == null ? -1 : Math.max(0, armed.remaining().get());
+    }
+
+    public void reset() {
+        dropNotifies = false;
+        notifyDelay = Duration.ZERO;
+        latency = Duration.ZERO;
+        byMethod.clear();
+    }
+
+    /** The fault this call of the method gets, if any; consumes one of a limited fault's calls. */
+    Optional<MethodFault> takeFault(String method) {
+        Optional<MethodFault> own = take(method);
+        return own.isPresent() ? own : take(ANY_METHOD);
+    }
+
+    private Optional<MethodFault> take(String method) {
+        Armed armed = method == null ? null : byMethod.get(method);
+        if (armed == null) {
+            return Optional.empty();
+        }
+        if (armed.remaining() == null) {
+            return Optional.of(armed.fault());
+        }
+        int left = armed.remaining().decrementAndGet();
+        if (left <= 0) {
+            byMethod.remove(method, armed);
+        }
+        return left >= 0 ? Optional.of(armed.fault()) : Optional.empty();
+    }
+
+    private static Duration nonNegative(Duration duration) {
+        if (duration == null || duration.isNegative()) {
+            throw new IllegalArgumentException("a delay is zero or more");
+        }
+        return duration;
+    }
+}

@@ -1,0 +1,199 @@
+package com.shop.orders.sandbox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.arc.profile.IfBuildProfile;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Alipay's openapi gateway: checks the system parameters and the merchant's signature, applies the
+ * armed faults, runs the method and signs the answer with Alipay's key. Pure in-memory work plus two
+ * RSA operations, so it can run on the event loop.
+ */
+@ApplicationScoped
+@IfBuildProfile(anyOf = {"dev", "test"})
+public class SandboxGateway {
+
+    private static final Set<String> NOT_SIGNED = Set.of("sign");
+
+    /** Its own mapper: the wire format must not follow the application's Jackson customizations. */
+    private final ObjectMapper json = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private final SandboxKeys keys;
+    private final SandboxTrades trades;
+    private final TradeMethods methods;
+    private final SandboxFaults faults;
+    private final SandboxConfig config;
+    private final String appId;
+
+    public SandboxGateway(SandboxKeys keys, SandboxTrades trades, TradeMethods methods, SandboxFaults faults,
+                         SandboxConfig config,
+                         @ConfigProperty(name = "alipay.app-id", defaultValue = "2021000000000001") String appId) {
+        this.keys = keys;
+        this.trades = trades;
+        this.methods = methods;
+        this.faults = faults;
+        this.config = config;
+        this.appId = appId;
+    }
+
+    /** @param rawQuery the query string as received, still URL-encoded; @param body the form body bytes */
+    GatewayReply handle(String rawQuery, byte[] body) {
+        Instant now = Instant.now();
+        Duration latency = faults.latency();
+        String charsetName = Optional.ofNullable(FormEncoding.rawValue(rawQuery, "charset"))
+                .orElseGet(() -> FormEncoding.rawValue(new String(body, StandardCharsets.ISO_8859_1), "charset"));
+        Charset charset = charsetNamed(charsetName);
+        if (charset == null) {
+            return signed(null, AlipayAnswers.invalidArgument("isv.invalid-charset", "字符集错误"),
+                    StandardCharsets.UTF_8, "RSA2", latency);
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        try {
+            FormEncoding.decodeInto(rawQuery, charset, params);
+            FormEncoding.decodeInto(new String(body, charset), charset, params);
+        } catch (IllegalArgumentException e) {
+            return signed(null, AlipayAnswers.invalidArgument("isv.invalid-parameter", "参数无效: 请求编码错误"),
+                    charset, "RSA2", latency);
+        }
+        String method = params.get("method");
+        String answerSignType = AlipaySigning.supports(params.get("sign_type")) ? params.get("sign_type") : "RSA2";
+        Map<String, Object> refusal = protocolRefusal(params, charset, now);
+        if (refusal != null) {
+            return signed(TradeMethods.METHODS.contains(method) ? method : null, refusal, charset, answerSignType, latency);
+        }
+
+        GatewayCall call;
+        try {
+            call = new GatewayCall(method, params, bizContent(params.get("biz_content")), now);
+        } catch (TradeRejected rejected) {
+            trades.countCall(method, null);
+            return signed(method, AlipayAnswers.businessFailed(rejected), charset, answerSignType, latency);
+        }
+        trades.countCall(method, methods.outTradeNoOf(call).orElse(null));
+
+        MethodFault fault = faults.takeFault(method).orElse(null);
+        if (fault != null && fault.kind() == MethodFault.Kind.HTTP_STATUS) {
+            String page = "<html><body><h1>" + fault.httpStatus() + "</h1></body></html>";
+            return new GatewayReply(fault.httpStatus(), "text/html;charset=utf-8", page.getBytes(StandardCharsets.UTF_8), latency);
+        }
+        if (fault != null && fault.kind() == MethodFault.Kind.ALIPAY_ERROR) {
+            return signed(method, AlipayAnswers.error(fault.code(), fault.msg(), fault.subCode(), fault.subMsg()),
+                    charset, answerSignType, latency);
+        }
+        Map<String, Object> node;
+        try {
+            node = methods.answer(call);
+        } catch (TradeRejected rejected) {
+            node = AlipayAnswers.businessFailed(rejected);
+        }
+        Duration delay = fault == null ? latency : latency.plus(fault.noAnswerFor());
+        return signed(method, node, charset, answerSignType, delay);
+    }
+
+    /** Alipay's checks of the system parameters, in its order; null when the call may proceed. */
+    private Map<String, Object> protocolRefusal(Map<String, String> params, Charset charset, Instant now) {
+        String method = params.get("method");
+        if (isEmpty(method)) {
+            return AlipayAnswers.missingArgument("isv.missing-method", "缺少方法名参数");
+        }
+        if (!TradeMethods.METHODS.contains(method)) {
+            return AlipayAnswers.invalidArgument("isv.invalid-method", "不存在的方法名");
+        }
+        if (isEmpty(params.get("app_id"))) {
+            return AlipayAnswers.missingArgument("isv.missing-app-id", "缺少AppID参数");
+        }
+        if (!appId.equals(params.get("app_id"))) {
+            return AlipayAnswers.invalidArgument("isv.invalid-app-id", "无效的AppID参数");
+        }
+        if (isEmpty(params.get("version"))) {
+            return AlipayAnswers.missingArgument("isv.missing-version", "缺少版本参数");
+        }
+        if (params.containsKey("format") && !"json".equalsIgnoreCase(params.get("format"))) {
+            return AlipayAnswers.invalidArgument("isv.invalid-format", "无效的数据格式");
+        }
+        String timestamp = params.get("timestamp");
+        if (isEmpty(timestamp)) {
+            return AlipayAnswers.missingArgument("isv.missing-timestamp", "缺少时间戳参数");
+        }
+        Optional<Instant> sentAt = AlipayTime.parse(timestamp);
+        if (sentAt.isEmpty() || Duration.between(sentAt.get(), now).abs().compareTo(config.maxTimestampSkew()) > 0) {
+            return AlipayAnswers.invalidArgument("isv.invalid-timestamp", "非法的时间戳参数");
+        }
+        if (isEmpty(params.get("sign_type"))) {
+            return AlipayAnswers.missingArgument("isv.missing-signature-type", "缺少签名类型参数");
+        }
+        if (!AlipaySigning.supports(params.get("sign_type"))) {
+            return AlipayAnswers.invalidArgument("isv.invalid-signature-type", "无效的签名类型参数");
+        }
+        if (isEmpty(params.get("sign"))) {
+            return AlipayAnswers.missingArgument("isv.missing-signature", "缺少签名参数");
+        }
+        String content = AlipaySigning.contentToSign(params, NOT_SIGNED);
+        if (!AlipaySigning.verify(content, params.get("sign"), keys.merchantVerificationKey(), params.get("sign_type"), charset)) {
+            // like Alipay, show the string the gateway checked so a merchant can compare it with its own
+            return AlipayAnswers.invalidArgument("isv.invalid-signature",
+                    "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：" + content);
+        }
+        return null;
+    }
+
+    private JsonNode bizContent(String text) {
+        if (isEmpty(text)) {
+            return json.createObjectNode();
+        }
+        try {
+            JsonNode biz = json.readTree(text);
+            if (biz == null || !biz.isObject()) {
+                throw TradeRejected.invalidParameter("biz_content must be a JSON object");
+            }
+            return biz;
+        } catch (JsonProcessingException e) {
+            throw TradeRejected.invalidParameter("biz_content is not JSON");
+        }
+    }
+
+    /**
+     * {"<method>_response":{...},"sign":"..."} with the signature over the exact node text written here;
+     * answers to no known method use Alipay's "error_response" node.
+     */
+    private GatewayReply signed(String method, Map<String, Object> node, Charset charset, String signType, Duration delay) {
+        String root = method == null ? "error_response" : method.replace('.', '_') + "_response";
+        String nodeText;
+        try {
+            nodeText = json.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an answer node is plain strings", e);
+        }
+        String sign = AlipaySigning.sign(nodeText, keys.alipaySigningKey(), signType, charset);
+        String body = "{\"" + root + "\":" + nodeText + ",\"sign\":\"" + sign + "\"}";
+        return new GatewayReply(200, "application/json;charset=" + charset.name().toLowerCase(), body.getBytes(charset), delay);
+    }
+
+    private static Charset charsetNamed(String name) {
+        if (name == null || name.isEmpty()) {
+            return StandardCharsets.UTF_8;
+        }
+        try {
+            return Charset.forName(name);
+        } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+            return null;
+        }
+    }
+
+    private static boolean isEmpty(String value) {
+        return value == null || value.isEmpty();
+    }
+}

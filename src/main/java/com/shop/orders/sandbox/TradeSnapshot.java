@@ -1,0 +1,27 @@
+package com.shop.orders.sandbox;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/**
+ * A trade as the sandbox holds it at one moment.
+ *
+ * @param tradeNo           Alipay's trade number, null until the buyer scans (or a cancel closes the QR)
+ * @param notifyAttempts    notify POSTs sent so far, whatever their answer
+ * @param notifyAcknowledged whether the merchant answered a notify with "success"
+ */
+public record TradeSnapshot(
+        String outTradeNo,
+        String tradeNo,
+        SandboxTradeStatus status,
+        BigDecimal totalAmount,
+        BigDecimal refundedAmount,
+        String subject,
+        String qrCode,
+        String notifyUrl,
+        Instant expiresAt,
+        Instant scannedAt,
+        Instant paidAt,
+        int notifyAttempts,
+        boolean notifyAcknowledged) {
+}

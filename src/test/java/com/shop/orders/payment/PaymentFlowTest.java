@@ -1,0 +1,182 @@
+package com.shop.orders.payment;
+
+import static com.shop.orders.testsupport.Members.as;
+import static com.shop.orders.testsupport.Members.newMemberToken;
+import static com.shop.orders.testsupport.Payments.orderNo;
+import static com.shop.orders.testsupport.Payments.pay;
+import static com.shop.orders.testsupport.Payments.placeOrder;
+import static com.shop.orders.testsupport.Payments.requestQr;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Map;
+
+import javax.imageio.ImageIO;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.google.zxing.BinaryBitmap;
+import com.google.zxing.client.j2se.BufferedImageLuminanceSource;
+import com.google.zxing.common.HybridBinarizer;
+import com.google.zxing.qrcode.QRCodeReader;
+import com.shop.orders.sandbox.MethodFault;
+import com.shop.orders.sandbox.SandboxFaults;
+import com.shop.orders.sandbox.SandboxTradeStatus;
+import com.shop.orders.sandbox.SandboxTrades;
+import com.shop.orders.testsupport.TestDb;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+class PaymentFlowTest {
+
+    @Inject
+    SandboxFaults faults;
+
+    @Inject
+    SandboxTrades trades;
+
+    @AfterEach
+    void resetFaults() {
+        faults.reset();
+    }
+
+    @Test
+    void scanAndPayMarksThePaidAndDeductsStock() {
+        long sku = TestDb.newSku(10, "19.99");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 2);
+
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .body("qrCode", startsWith("https://qr.alipay.com/"))
+                .body("qrImageUrl", notNullValue())
+                .body("expiresAt", notNullValue());
+        String qr = requestQr(member, orderId);
+        pay(qr);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> "PAID".equals(TestDb.orderStatus(orderId)));
+        assertEquals(new TestDb.SkuRow(8, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 10);
+        String no = orderNo(orderId);
+        assertEquals("PAID", TestDb.scalar("SELECT status FROM payment WHERE order_id = ?", orderId));
+        assertEquals(new BigDecimal("39.98"), TestDb.scalar("SELECT paid_amount FROM payment WHERE order_id = ?", orderId));
+        // The "order paid" event leaves the outbox for RocketMQ.
+        await().atMost(Duration.ofSeconds(15)).until(() -> TestDb.count(
+                "SELECT COUNT(*) FROM outbox_event WHERE message_key = ? AND published_at IS NOT NULL", no) == 1);
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(409);
+    }
+
+    @Test
+    void qrImageIsServedToItsOwnerAndThroughTheSignedLinkOnly() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String owner = newMemberToken();
+        String other = newMemberToken();
+        int orderId = placeOrder(owner, sku, 1);
+        Map<String, String> payment = as(owner).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .extract().as(Map.class);
+
+        byte[] png = as(owner).get("/api/orders/" + orderId + "/payment/qr.png").then().statusCode(200)
+                .contentType("image/png").extract().asByteArray();
+        assertEquals(payment.get("qrCode"), decode(png));
+        byte[] viaLink = given().get(payment.get("qrImageUrl")).then().statusCode(200).extract().asByteArray();
+        assertEquals(payment.get("qrCode"), decode(viaLink));
+
+        as(other).get("/api/orders/" + orderId + "/payment/qr.png").then().statusCode(404);
+        as(other).post("/api/orders/" + orderId + "/payment").then().statusCode(404);
+        given().get("/api/orders/" + orderId + "/payment/qr.png").then().statusCode(401);
+        given().get(payment.get("qrImageUrl").replace("sig=", "sig=x")).then().statusCode(404);
+        given().get(payment.get("qrImageUrl").replace("/qr-images/" + orderId, "/qr-images/" + (orderId + 1)))
+                .then().statusCode(404);
+    }
+
+    @Test
+    void requestingTheQrAgainReusesItAndKeepsTheDeadline() {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+        Object deadline = TestDb.scalar("SELECT pay_deadline FROM orders WHERE id = ?", orderId);
+
+        String first = requestQr(member, orderId);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(first, requestQr(member, orderId));
+        }
+        assertEquals(1, trades.calls("alipay.trade.precreate", orderNo(orderId)));
+        assertEquals(deadline, TestDb.scalar("SELECT pay_deadline FROM orders WHERE id = ?", orderId));
+        assertEquals(1, TestDb.count("SELECT COUNT(*) FROM payment WHERE order_id = ?", orderId));
+    }
+
+    @Test
+    void alipayErrorsAnswerBadGatewayAndChangeNothing() {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+
+        faults.fail("alipay.trade.precreate", MethodFault.alipayError("40004", "Business Failed", "ACQ.INVALID_PARAMETER", "bad"));
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(502)
+                .contentType("application/problem+json");
+        faults.fail("alipay.trade.precreate", MethodFault.httpStatus(500));
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(503)
+                .contentType("application/problem+json");
+        faults.fail("alipay.trade.precreate", MethodFault.noAnswerFor(Duration.ofSeconds(5)));
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(503)
+                .contentType("application/problem+json");
+
+        assertEquals(0, TestDb.count("SELECT COUNT(*) FROM payment WHERE order_id = ?", orderId));
+        assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
+        faults.reset();
+        assertNotNull(requestQr(member, orderId));
+    }
+
+    @Test
+    void paymentAfterTheMemberCancelledIsRefunded() {
+        long sku = TestDb.newSku(5, "8.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+        String qr = requestQr(member, orderId);
+
+        // Not scanned yet: Alipay has no trade to close, so the QR code still works.
+        as(member).post("/api/orders/" + orderId + "/cancel").then().statusCode(200).body("status", equalTo("CLOSED"));
+        pay(qr);
+
+        String no = orderNo(orderId);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "REFUNDED".equals(
+                TestDb.scalar("SELECT status FROM payment WHERE order_id = ?", orderId)));
+        assertEquals("CLOSED", TestDb.orderStatus(orderId));
+        assertEquals(0, new BigDecimal("8.00").compareTo(trades.trade(no).orElseThrow().refundedAmount()));
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 5);
+    }
+
+    @Test
+    void sandboxRefusesPaymentAfterTheAlipaySideExpiry() {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+        String qr = requestQr(member, orderId);
+        String no = orderNo(orderId);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> "CLOSED".equals(TestDb.orderStatus(orderId)));
+        given().contentType("application/json").body(Map.of("qrCode", qr)).post("/sandbox/alipay/buyer/pay")
+                .then().statusCode(409);
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+        SandboxTradeStatus status = trades.trade(no).map(t -> t.status()).orElse(null);
+        assertNotNull(status);
+    }
+
+    private static String decode(byte[] png) throws Exception {
+        var image = ImageIO.read(new ByteArrayInputStream(png));
+        return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(image))))
+                .getText();
+    }
+}

@@ -1,0 +1,68 @@
+package com.shop.orders.testsupport;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Real RocketMQ name server + broker (separate JVMs, see {@link LocalRocketMq}) for {@code @QuarkusTest}s, with
+ * transaction checks fast enough for tests: first check after 1 s, then every 1 s, at most 8.
+ *
+ * <p>A broker already started in this JVM (system properties of {@link LocalRocketMq#start()}) is reused and then
+ * left running for its owner to stop. Tests can stop/restart the broker with {@code LocalRocketMq.current()}.
+ */
+public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager {
+
+    public static final int TEST_CHECK_MAX = 8;
+
+    private LocalRocketMq rocketMq;
+    private boolean owner;
+
+    @Override
+    public Map<String, String> start() {
+        LocalRocketMq running = LocalRocketMq.currentIfRunning();
+        if (running != null) {
+            rocketMq = running;
+            owner = false;
+            rocketMq.startBroker(); // no-op when running; a previous test may have left it stopped
+        } else {
+            rocketMq = LocalRocketMq.create()
+                    .transactionTimeoutMs(1000)
+                    .transactionCheckIntervalMs(1000)
+                    .transactionCheckMax(TEST_CHECK_MAX)
+                    .transactionOpBatchIntervalMs(200)
+                    .start();
+            owner = true;
+        }
+        rocketMq.createTopics(topics().toArray(String[]::new));
+        return Map.of(
+                "shop.rocketmq.name-server", rocketMq.nameServerAddress(),
+                "expiry.broker-check-max", Integer.toString(TEST_CHECK_MAX));
+    }
+
+    @Override
+    public void stop() {
+        if (rocketMq != null && owner) {
+            rocketMq.stop();
+        }
+        rocketMq = null;
+    }
+
+    private static Set<String> topics() {
+        Set<String> topics = new LinkedHashSet<>();
+        topics.add("order-timeout");
+        topics.add("order-paid");
+        try {
+            var config = ConfigProvider.getConfig();
+            config.getOptionalValue("expiry.topic", String.class).ifPresent(topics::add);
+            config.getOptionalValue("events.paid-topic", String.class).ifPresent(topics::add);
+        } catch (RuntimeException | LinkageError e) {
+            // no config available this early: the defaults above
+        }
+        return topics;
+    }
+}
