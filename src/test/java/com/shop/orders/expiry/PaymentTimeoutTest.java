@@ -117,7 +117,7 @@ class PaymentTimeoutTest {
         String member = newMemberToken();
         int orderId = placeOrder(member, sku, 1);
         scan(requestQr(member, orderId));
-        faults.fail("alipay.trade.query", MethodFault.systemError());
+        faults.fail("alipay.trade.query", MethodFault.systemError(), 6);
         faults.fail("alipay.trade.close", MethodFault.httpStatus(502), 2);
 
         awaitStatus(orderId, "CLOSED", Duration.ofSeconds(30));

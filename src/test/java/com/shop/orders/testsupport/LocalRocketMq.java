@@ -292,6 +292,10 @@ public final class LocalRocketMq {
             long nextPoke = start + TimeUnit.MILLISECONDS.toNanos(1500);
             while (!hasRoute(producer, DEFAULT_TOPIC, 1)) {
                 long now = System.nanoTime();
+                if (!isListening(namesrvPort)) {
+                    throw new IllegalStateException("Name server " + nameServerAddress() + " is not running (killed?)"
+                            + ", see " + stateDir.resolve("logs"));
+                }
                 if (now > deadline) {
                     throw new IllegalStateException("Broker not registered at " + nameServerAddress() + " after "
                             + REGISTRATION_TIMEOUT + ", see " + stateDir.resolve("logs"));

@@ -10,14 +10,14 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * Real RocketMQ name server + broker (separate JVMs, see {@link LocalRocketMq}) for {@code @QuarkusTest}s, with
- * transaction checks fast enough for tests: first check after 1 s, then every 1 s, at most 8.
+ * transaction checks fast enough for tests: first check after 1 s, then every 1 s, at most 15.
  *
  * <p>A broker already started in this JVM (system properties of {@link LocalRocketMq#start()}) is reused and then
  * left running for its owner to stop. Tests can stop/restart the broker with {@code LocalRocketMq.current()}.
  */
 public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager {
 
-    public static final int TEST_CHECK_MAX = 8;
+    public static final int TEST_CHECK_MAX = 15;
 
     private LocalRocketMq rocketMq;
     private boolean owner;
