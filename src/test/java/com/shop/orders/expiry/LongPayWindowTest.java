@@ -1,6 +1,5 @@
 package com.shop.orders.expiry;
 
-import static com.shop.orders.expiry.PaymentTimeoutTest.awaitStatus;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Payments.orderNo;
 import static com.shop.orders.testsupport.Payments.placeOrder;
@@ -15,6 +14,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import com.shop.orders.testsupport.Pause;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -46,9 +46,9 @@ class LongPayWindowTest {
         long sku = TestDb.newSku(10, "2.00");
         int orderId = placeOrder(newMemberToken(), sku, 2);
 
-        PaymentTimeoutTest.sleep(Duration.ofSeconds(18));
+        Pause.of(Duration.ofSeconds(18));
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
-        awaitStatus(orderId, "CLOSED", Duration.ofSeconds(30));
+        TestDb.awaitOrderStatus(orderId, "CLOSED", Duration.ofSeconds(30));
 
         OrderTimes times = OrderTimes.of(orderId);
         assertFalse(times.closedAfterDeadline().isNegative(), "closed before its deadline: " + times);

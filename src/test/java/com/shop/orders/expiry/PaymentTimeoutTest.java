@@ -23,6 +23,7 @@ import com.shop.orders.sandbox.MethodFault;
 import com.shop.orders.sandbox.SandboxFaults;
 import com.shop.orders.sandbox.SandboxTradeStatus;
 import com.shop.orders.sandbox.SandboxTrades;
+import com.shop.orders.testsupport.Pause;
 import com.shop.orders.testsupport.RedisServer;
 import com.shop.orders.testsupport.TestDb;
 
@@ -62,8 +63,8 @@ class PaymentTimeoutTest {
         int untouched = placeOrder(member, sku, 3);
         scan(requestQr(member, scanned));
 
-        awaitStatus(scanned, "CLOSED", Duration.ofSeconds(30));
-        awaitStatus(untouched, "CLOSED", Duration.ofSeconds(30));
+        TestDb.awaitOrderStatus(scanned, "CLOSED", Duration.ofSeconds(30));
+        TestDb.awaitOrderStatus(untouched, "CLOSED", Duration.ofSeconds(30));
         for (int id : new int[] { scanned, untouched }) {
             OrderTimes times = OrderTimes.of(id);
             assertFalse(times.closedAfterDeadline().isNegative(), "closed before its deadline: " + times);
@@ -85,14 +86,14 @@ class PaymentTimeoutTest {
         pay(requestQr(member, orderId));
         long paidAt = System.nanoTime();
 
-        awaitStatus(orderId, "PAID", Duration.ofSeconds(9));
+        TestDb.awaitOrderStatus(orderId, "PAID", Duration.ofSeconds(9));
         Duration detection = Duration.ofNanos(System.nanoTime() - paidAt);
         // Query budget in tests: at most one query every 2 s.
         assertTrue(detection.compareTo(Duration.ofSeconds(5)) < 0, "found after " + detection);
         assertEquals(0, trades.notifiesSent(orderNo(orderId)));
         assertEquals(new TestDb.SkuRow(6, 0), TestDb.sku(sku));
         // Still paid after the deadline: no cancel.
-        sleep(Duration.ofSeconds(12));
+        Pause.of(Duration.ofSeconds(12));
         assertEquals("PAID", TestDb.orderStatus(orderId));
         TestDb.assertStockInvariant(sku, 10);
     }
@@ -104,10 +105,10 @@ class PaymentTimeoutTest {
         int orderId = placeOrder(member, sku, 1);
         String no = orderNo(orderId);
         pay(requestQr(member, orderId));
-        awaitStatus(orderId, "PAID", Duration.ofSeconds(5));
+        TestDb.awaitOrderStatus(orderId, "PAID", Duration.ofSeconds(5));
 
         long queriesWhenPaid = trades.calls("alipay.trade.query", no);
-        sleep(Duration.ofSeconds(6));
+        Pause.of(Duration.ofSeconds(6));
         assertEquals(queriesWhenPaid, trades.calls("alipay.trade.query", no));
     }
 
@@ -120,7 +121,7 @@ class PaymentTimeoutTest {
         faults.fail("alipay.trade.query", MethodFault.systemError(), 6);
         faults.fail("alipay.trade.close", MethodFault.httpStatus(502), 2);
 
-        awaitStatus(orderId, "CLOSED", Duration.ofSeconds(30));
+        TestDb.awaitOrderStatus(orderId, "CLOSED", Duration.ofSeconds(30));
         OrderTimes times = OrderTimes.of(orderId);
         assertTrue(times.closedAfterDeadline().compareTo(SWEEP_GRACE) < 0, "closed by the sweep, not the watch: " + times);
         assertEquals(new TestDb.SkuRow(10, 0), TestDb.sku(sku));
@@ -138,8 +139,8 @@ class PaymentTimeoutTest {
         try {
             pay(qr);
             // Without Redis there is no query budget: the payment is found by the cancel path's trade close.
-            awaitStatus(unpaid, "CLOSED", Duration.ofSeconds(30));
-            awaitStatus(paid, "PAID", Duration.ofSeconds(30));
+            TestDb.awaitOrderStatus(unpaid, "CLOSED", Duration.ofSeconds(30));
+            TestDb.awaitOrderStatus(paid, "PAID", Duration.ofSeconds(30));
         } finally {
             RedisServer.start();
         }
@@ -160,26 +161,14 @@ class PaymentTimeoutTest {
             requestQr(member, orderId);
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> watch(no).containsKey("arms"));
-        sleep(Duration.ofSeconds(2));
+        Pause.of(Duration.ofSeconds(2));
         assertEquals("1", watch(no).get("arms"));
         assertEquals(deadline, TestDb.scalar("SELECT pay_deadline FROM orders WHERE id = ?", orderId));
-        awaitStatus(orderId, "CLOSED", Duration.ofSeconds(30));
+        TestDb.awaitOrderStatus(orderId, "CLOSED", Duration.ofSeconds(30));
         assertEquals("1", watch(no).get("arms"));
     }
 
     private Map<String, String> watch(String orderNo) {
         return redis.hash(String.class).hgetall("order:watch:" + orderNo);
-    }
-
-    static void awaitStatus(int orderId, String status, Duration atMost) {
-        await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> status.equals(TestDb.orderStatus(orderId)));
-    }
-
-    static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

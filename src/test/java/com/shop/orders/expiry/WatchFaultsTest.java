@@ -1,6 +1,5 @@
 package com.shop.orders.expiry;
 
-import static com.shop.orders.expiry.PaymentTimeoutTest.awaitStatus;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Payments.orderNo;
 import static com.shop.orders.testsupport.Payments.placeOrder;
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import com.shop.orders.common.MutinyBridge;
 import com.shop.orders.common.RocketMqConfig;
 import com.shop.orders.testsupport.LocalRocketMq;
+import com.shop.orders.testsupport.Pause;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -68,7 +68,7 @@ class WatchFaultsTest {
         } finally {
             broker.startBroker();
         }
-        awaitStatus(orderId, "CLOSED", Duration.ofSeconds(45));
+        TestDb.awaitOrderStatus(orderId, "CLOSED", Duration.ofSeconds(45));
         OrderTimes times = OrderTimes.of(orderId);
         assertTrue(times.closedAfterDeadline().compareTo(SWEEP_GRACE) >= 0, "no watch, yet closed early: " + times);
         assertEquals(new TestDb.SkuRow(10, 0), TestDb.sku(sku));
@@ -80,14 +80,14 @@ class WatchFaultsTest {
         String member = newMemberToken();
         int racing = placeOrder(member, sku, 2);
         String no = orderNo(racing);
-        PaymentTimeoutTest.sleep(Duration.ofSeconds(4));
+        Pause.of(Duration.ofSeconds(4));
         int later = placeOrder(member, sku, 3);
 
         // Past the deadline, but before the watch's own COMMIT could be consumed: wait just for the deadline.
         Instant deadline = Instant.now().plusSeconds(6);
         while (Instant.now().isBefore(deadline) && "PENDING_PAYMENT".equals(TestDb.orderStatus(racing))
                 && OrderTimes.of(racing).deadline().isAfter(java.time.LocalDateTime.now(java.time.ZoneOffset.UTC))) {
-            PaymentTimeoutTest.sleep(Duration.ofMillis(50));
+            Pause.of(Duration.ofMillis(50));
         }
         DefaultMQProducer duplicates = new DefaultMQProducer("dup-" + UUID.randomUUID());
         duplicates.setNamesrvAddr(rocketMq.nameServer());
@@ -115,13 +115,13 @@ class WatchFaultsTest {
         } finally {
             duplicates.shutdown();
         }
-        awaitStatus(racing, "CLOSED", Duration.ofSeconds(10));
-        PaymentTimeoutTest.sleep(Duration.ofSeconds(2));
+        TestDb.awaitOrderStatus(racing, "CLOSED", Duration.ofSeconds(10));
+        Pause.of(Duration.ofSeconds(2));
         // Released once: the later order's reservation is intact.
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(later));
         assertEquals(new TestDb.SkuRow(10, 3), TestDb.sku(sku));
         TestDb.assertStockInvariant(sku, 10);
-        awaitStatus(later, "CLOSED", Duration.ofSeconds(30));
+        TestDb.awaitOrderStatus(later, "CLOSED", Duration.ofSeconds(30));
         assertEquals(new TestDb.SkuRow(10, 0), TestDb.sku(sku));
     }
 
@@ -141,13 +141,13 @@ class WatchFaultsTest {
             second.sendMessageInTransaction(new Message(expiry.topic(), "timeout", orderNo(other),
                     orderNo(other).getBytes(StandardCharsets.UTF_8)), Instant.now().plusSeconds(10));
             int orderId = placeOrder(member, sku, 2);
-            PaymentTimeoutTest.sleep(Duration.ofSeconds(2));
+            Pause.of(Duration.ofSeconds(2));
             watch.stop();
 
-            awaitStatus(orderId, "CLOSED", Duration.ofSeconds(30));
+            TestDb.awaitOrderStatus(orderId, "CLOSED", Duration.ofSeconds(30));
             assertTrue(OrderTimes.of(orderId).closedAfterDeadline().compareTo(SWEEP_GRACE) < 0,
                     "closed by the sweep: " + OrderTimes.of(orderId));
-            awaitStatus(other, "CLOSED", Duration.ofSeconds(30));
+            TestDb.awaitOrderStatus(other, "CLOSED", Duration.ofSeconds(30));
         } finally {
             watch.start();
             second.shutdown();

@@ -21,7 +21,7 @@ public final class RedisServer {
             if (run(List.of("redis-cli", "-h", "127.0.0.1", "-p", "6379", "ping")) == 0) {
                 return;
             }
-            sleep(100);
+            Pause.of(java.time.Duration.ofMillis(100));
         }
         throw new IllegalStateException("Redis did not come back");
     }
@@ -40,14 +40,6 @@ public final class RedisServer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

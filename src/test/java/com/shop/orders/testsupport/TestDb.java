@@ -41,6 +41,11 @@ public final class TestDb {
         return scalar("SELECT status FROM orders WHERE id = ?", orderId);
     }
 
+    public static void awaitOrderStatus(long orderId, String status, java.time.Duration atMost) {
+        org.awaitility.Awaitility.await().atMost(atMost).pollInterval(java.time.Duration.ofMillis(200))
+                .until(() -> status.equals(orderStatus(orderId)));
+    }
+
     public static <T> T scalar(String sql, Object... params) {
         List<Object> rows = query(sql, rs -> rs.getObject(1), params);
         @SuppressWarnings("unchecked")
