@@ -1,14 +1,19 @@
 package com.shop.orders.expiry;
 
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
+import org.apache.rocketmq.remoting.RemotingClient;
 
-/** Whether a RocketMQ client currently holds a live connection to a name server. */
+/** Whether a RocketMQ client can reach a name server. Blocking: it (re)connects when needed. */
 final class NameServers {
 
     private NameServers() {
     }
 
-    static boolean isConnected(MQClientInstance client) {
-        return client != null && !client.getMQClientAPIImpl().getRemotingClient().getAvailableNameSrvList().isEmpty();
+    static boolean isReachable(MQClientInstance client) {
+        if (client == null) {
+            return false;
+        }
+        RemotingClient remoting = client.getMQClientAPIImpl().getRemotingClient();
+        return remoting.getNameServerAddressList().stream().anyMatch(remoting::isAddressReachable);
     }
 }

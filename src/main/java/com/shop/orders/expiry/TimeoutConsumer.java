@@ -67,9 +67,9 @@ public class TimeoutConsumer implements MessageListenerConcurrently {
         }
     }
 
-    public boolean isConnected() {
+    public boolean isNameServerReachable() {
         DefaultMQPushConsumer current = consumer;
-        return current != null && NameServers.isConnected(current.getDefaultMQPushConsumerImpl().getmQClientFactory());
+        return current != null && NameServers.isReachable(current.getDefaultMQPushConsumerImpl().getmQClientFactory());
     }
 
     @Override

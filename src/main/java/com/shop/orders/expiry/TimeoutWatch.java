@@ -87,9 +87,9 @@ public class TimeoutWatch {
         }).replaceWithVoid();
     }
 
-    public boolean isConnected() {
+    public boolean isNameServerReachable() {
         TransactionMQProducer current = producer;
-        return current != null && NameServers.isConnected(current.getDefaultMQProducerImpl().getMqClientFactory());
+        return current != null && NameServers.isReachable(current.getDefaultMQProducerImpl().getMqClientFactory());
     }
 
     synchronized void start() throws MQClientException {

@@ -3,19 +3,19 @@ package com.shop.orders.expiry;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Payments.orderNo;
 import static com.shop.orders.testsupport.Payments.placeOrder;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
@@ -28,6 +28,7 @@ import com.shop.orders.common.MutinyBridge;
 import com.shop.orders.common.RocketMqConfig;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.Pause;
+import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -80,15 +81,13 @@ class WatchFaultsTest {
         String member = newMemberToken();
         int racing = placeOrder(member, sku, 2);
         String no = orderNo(racing);
-        Pause.of(Duration.ofSeconds(4));
+        // Race at the deadline, together with the watch's own COMMIT.
+        LocalDateTime deadline = OrderTimes.of(racing).deadline();
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !LocalDateTime.now(ZoneOffset.UTC).isBefore(deadline));
+        // Reserves the same SKU while the race runs: a second release would take its stock.
         int later = placeOrder(member, sku, 3);
 
-        // Past the deadline, but before the watch's own COMMIT could be consumed: wait just for the deadline.
-        Instant deadline = Instant.now().plusSeconds(6);
-        while (Instant.now().isBefore(deadline) && "PENDING_PAYMENT".equals(TestDb.orderStatus(racing))
-                && OrderTimes.of(racing).deadline().isAfter(java.time.LocalDateTime.now(java.time.ZoneOffset.UTC))) {
-            Pause.of(Duration.ofMillis(50));
-        }
         DefaultMQProducer duplicates = new DefaultMQProducer("dup-" + UUID.randomUUID());
         duplicates.setNamesrvAddr(rocketMq.nameServer());
         duplicates.setInstanceName("dup-" + UUID.randomUUID());
@@ -99,19 +98,12 @@ class WatchFaultsTest {
                 duplicates.send(new Message(expiry.topic(), "timeout", no, no.getBytes(StandardCharsets.UTF_8)));
             }
             // Each racer on its own thread and Vert.x context, as consumer threads and scheduler runs are.
-            ExecutorService pool = Executors.newFixedThreadPool(8);
-            try {
-                List<Callable<Object>> racers = new ArrayList<>();
-                for (int i = 0; i < 4; i++) {
-                    racers.add(() -> onVertx(() -> handler.onTimeout(no)));
-                    racers.add(() -> onVertx(() -> sweep.sweepOverdueBefore(Instant.now())));
-                }
-                for (Future<Object> racer : pool.invokeAll(racers)) {
-                    racer.get();
-                }
-            } finally {
-                pool.shutdownNow();
+            List<Callable<Object>> racers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                racers.add(() -> onVertx(() -> handler.onTimeout(no)));
+                racers.add(() -> onVertx(() -> sweep.sweepOverdueBefore(Instant.now())));
             }
+            Concurrently.run(8, racers);
         } finally {
             duplicates.shutdown();
         }

@@ -9,14 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,24 +30,15 @@ class OrderConcurrencyTest {
         for (int i = 0; i < 20; i++) {
             tokens.add(newMemberToken());
         }
-        ExecutorService pool = Executors.newFixedThreadPool(50);
-        try {
-            List<Callable<Integer>> requests = new ArrayList<>();
-            for (int i = 0; i < 200; i++) {
-                String token = tokens.get(i % tokens.size());
-                requests.add(() -> as(token).contentType(ContentType.JSON).body(orderOf(sku, 1))
-                        .post("/api/orders").then().extract().statusCode());
-            }
-            List<Integer> statuses = new ArrayList<>();
-            for (Future<Integer> f : pool.invokeAll(requests)) {
-                statuses.add(f.get());
-            }
-            Map<Integer, Long> byStatus = statuses.stream()
-                    .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-            assertEquals(Map.of(201, 50L, 409, 150L), byStatus);
-        } finally {
-            pool.shutdownNow();
+        List<Callable<Integer>> requests = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            String token = tokens.get(i % tokens.size());
+            requests.add(() -> as(token).contentType(ContentType.JSON).body(orderOf(sku, 1))
+                    .post("/api/orders").then().extract().statusCode());
         }
+        Map<Integer, Long> byStatus = Concurrently.run(50, requests).stream()
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        assertEquals(Map.of(201, 50L, 409, 150L), byStatus);
         assertEquals(new TestDb.SkuRow(50, 50), TestDb.sku(sku));
         TestDb.assertStockInvariant(sku, 50);
     }

@@ -12,13 +12,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
+import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -108,23 +105,10 @@ class OrderResourceTest {
                 .post("/api/orders").then().statusCode(422).contentType("application/problem+json");
 
         String concurrentKey = "concurrent-" + sku;
-        ExecutorService pool = Executors.newFixedThreadPool(10);
-        try {
-            Callable<Integer> retry = () -> as(member).header("Idempotency-Key", concurrentKey)
-                    .contentType(ContentType.JSON).body(orderOf(sku, 1))
-                    .post("/api/orders").then().extract().path("id");
-            List<Future<Integer>> results = pool.invokeAll(java.util.Collections.nCopies(10, retry));
-            long distinct = results.stream().map(f -> {
-                try {
-                    return f.get();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }).distinct().count();
-            assertEquals(1, distinct);
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Integer> ids = Concurrently.run(10, () -> as(member).header("Idempotency-Key", concurrentKey)
+                .contentType(ContentType.JSON).body(orderOf(sku, 1))
+                .post("/api/orders").then().extract().<Integer> path("id"));
+        assertEquals(1, ids.stream().distinct().count());
         assertEquals(2, TestDb.count("SELECT COUNT(*) FROM order_item WHERE sku_id = ?", sku));
         assertEquals(2, TestDb.sku(sku).lockStock());
     }

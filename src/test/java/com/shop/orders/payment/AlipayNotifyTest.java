@@ -9,15 +9,10 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.security.KeyPairGenerator;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
@@ -27,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import com.alipay.api.internal.util.AlipaySignature;
 import com.shop.orders.sandbox.SandboxFaults;
 import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -76,19 +72,7 @@ class AlipayNotifyTest {
         pay(requestQr(member, orderId));
 
         Map<String, String> notify = signed(paid(no, "12.00"), keys.alipayPrivateKey());
-        ExecutorService pool = Executors.newFixedThreadPool(10);
-        List<String> answers = new ArrayList<>();
-        try {
-            List<Callable<String>> copies = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                copies.add(() -> post(notify));
-            }
-            for (Future<String> answer : pool.invokeAll(copies)) {
-                answers.add(answer.get());
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<String> answers = Concurrently.run(10, () -> post(notify));
         assertEquals(List.of("success"), answers.stream().distinct().toList());
         assertEquals("PAID", TestDb.orderStatus(orderId));
         assertEquals(new TestDb.SkuRow(2, 0), TestDb.sku(sku));
