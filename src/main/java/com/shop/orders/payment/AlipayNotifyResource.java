@@ -11,6 +11,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 
+import org.jboss.logging.Logger;
+
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -20,6 +22,8 @@ import io.smallrye.mutiny.Uni;
 @Path("/api/payments/alipay/notify")
 @PermitAll
 public class AlipayNotifyResource {
+
+    private static final Logger LOG = Logger.getLogger(AlipayNotifyResource.class);
 
     private final AlipayNotifyHandler handler;
 
@@ -35,6 +39,8 @@ public class AlipayNotifyResource {
         form.forEach((name, values) -> params.put(name, values.isEmpty() ? "" : values.get(0)));
         return handler.handle(params)
                 .map(handled -> handled ? "success" : "failure")
+                // Alipay will send it again: nothing is lost by answering "failure" now.
+                .onFailure().invoke(e -> LOG.warnf("Alipay notify for %s not handled: %s", params.get("out_trade_no"), e.toString()))
                 .onFailure().recoverWithItem("failure");
     }
 }
