@@ -129,6 +129,7 @@ class TimeoutBenchmarkTest {
                 placement: %.1f orders/s; latency ms p50=%d p95=%d p99=%d max=%d
                 close after deadline ms: p50=%d p95=%d p99=%d max=%d (min %d)
                 lost notify found after payment ms: p50=%d p95=%d max=%d
+                check-backs: %s
                 """, LocalDateTime.now(ZoneOffset.UTC), ORDERS, CLIENTS, paidRequestedAt.size(),
                 ORDERS / placementSeconds, pct(placementMillis, 50), pct(placementMillis, 95),
                 pct(placementMillis, 99), pct(placementMillis, 100), pct(latenessMillis, 50),
