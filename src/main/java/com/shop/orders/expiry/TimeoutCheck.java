@@ -9,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.jboss.logging.Logger;
 
-import com.shop.orders.order.Order;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.payment.PaymentRepository;
 import com.shop.orders.payment.TradeSettlement;
@@ -28,6 +27,7 @@ public class TimeoutCheck {
 
     private static final Logger LOG = Logger.getLogger(TimeoutCheck.class);
 
+    private final WatchedOrders watchedOrders;
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final TradeSettlement settlement;
@@ -35,8 +35,9 @@ public class TimeoutCheck {
     private final ExpiryConfig config;
     private final Clock clock;
 
-    public TimeoutCheck(OrderRepository orders, PaymentRepository payments, TradeSettlement settlement,
-            WatchStore watches, ExpiryConfig config, Clock clock) {
+    public TimeoutCheck(WatchedOrders watchedOrders, OrderRepository orders, PaymentRepository payments,
+            TradeSettlement settlement, WatchStore watches, ExpiryConfig config, Clock clock) {
+        this.watchedOrders = watchedOrders;
         this.orders = orders;
         this.payments = payments;
         this.settlement = settlement;
@@ -47,7 +48,7 @@ public class TimeoutCheck {
 
     /** @param brokerCheckTimes how often the broker has checked this half message, this check included */
     public Uni<LocalTransactionState> decide(String orderNo, int brokerCheckTimes) {
-        return Panache.withSession(() -> orders.findByOrderNo(orderNo))
+        return watchedOrders.find(orderNo)
                 .chain(order -> {
                     if (order == null || !order.isPending()) {
                         return Uni.createFrom().item(LocalTransactionState.ROLLBACK_MESSAGE);
@@ -55,7 +56,7 @@ public class TimeoutCheck {
                     if (order.isPastDeadline(clock.instant())) {
                         return Uni.createFrom().item(LocalTransactionState.COMMIT_MESSAGE);
                     }
-                    return queryAlipayIfDue(order).map(paid -> paid
+                    return queryAlipayIfDue(orderNo, order).map(paid -> paid
                             ? LocalTransactionState.ROLLBACK_MESSAGE
                             : whileWaiting(brokerCheckTimes));
                 });
@@ -68,23 +69,23 @@ public class TimeoutCheck {
                 : LocalTransactionState.UNKNOW;
     }
 
-    private Uni<Boolean> queryAlipayIfDue(Order order) {
+    private Uni<Boolean> queryAlipayIfDue(String orderNo, WatchedOrder watched) {
         Instant now = clock.instant();
-        return watches.recordCheck(order.orderNo)
+        return watches.recordCheck(orderNo)
                 // Without Redis there is no query budget: decide from the database alone.
-                .onFailure().invoke(e -> LOG.debugf("Watch state unavailable for %s: %s", order.orderNo, e.getMessage()))
+                .onFailure().invoke(e -> LOG.debugf("Watch state unavailable for %s: %s", orderNo, e.getMessage()))
                 .onFailure().recoverWithNull()
-                .chain(state -> state == null || !isQueryDue(order, state, now)
+                .chain(state -> state == null || !isQueryDue(watched, state, now)
                         ? Uni.createFrom().item(false)
-                        : Panache.withSession(() -> payments.existsForOrder(order.id))
-                                .chain(offered -> !offered
+                        : Panache.withSession(() -> payments.existsForOrder(watched.id())
+                                .chain(offered -> offered ? orders.findById(watched.id()) : Uni.createFrom().nullItem()))
+                                .chain(order -> order == null
                                         ? Uni.createFrom().item(false)
-                                        : watches.recordQuery(order.orderNo, now)
-                                                .chain(() -> settlement.confirmIfPaid(order))));
+                                        : watches.recordQuery(orderNo, now).chain(() -> settlement.confirmIfPaid(order))));
     }
 
-    private boolean isQueryDue(Order order, WatchState state, Instant now) {
-        return Duration.between(order.createdAt, now).compareTo(config.firstQueryAfter()) >= 0
+    private boolean isQueryDue(WatchedOrder order, WatchState state, Instant now) {
+        return Duration.between(order.createdAt(), now).compareTo(config.firstQueryAfter()) >= 0
                 && state.queries() < config.maxQueries()
                 && (state.lastQueryAt() == null
                         || Duration.between(state.lastQueryAt(), now).compareTo(config.queryEvery()) >= 0);

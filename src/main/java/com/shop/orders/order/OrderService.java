@@ -130,12 +130,13 @@ public class OrderService {
                     Order order = newOrder(memberId, request, byId, now, idempotencyKey, requestHash);
                     List<OrderItem> items = new ArrayList<>();
                     // Insert first: a concurrent duplicate Idempotency-Key fails here, before any stock moves.
+                    // Stock before items: an item's foreign key check takes a shared lock on its SKU row,
+                    // and two orders holding shared locks could not both upgrade them (deadlock).
                     return orders.persistAndFlush(order)
-                            .chain(() -> {
-                                request.items().forEach(line -> items.add(newItem(order, byId.get(line.skuId()), line)));
-                                return OrderItem.persist(items);
-                            })
+                            .invoke(() -> request.items()
+                                    .forEach(line -> items.add(newItem(order, byId.get(line.skuId()), line))))
                             .chain(() -> stock.lockAll(items.stream().map(OrderItem::stockLine).toList()))
+                            .chain(() -> OrderItem.persist(items))
                             .replaceWith(() -> new PlacedOrder(OrderView.of(order, items), false));
                 }))
                 .invoke(placed -> LOG.debugf("Order %s placed, pay by %s", placed.order().orderNo(),
