@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -118,7 +119,8 @@ public class OrderService {
 
     private Uni<PlacedOrder> create(String memberId, PlaceOrderRequest request, String idempotencyKey,
             String requestHash) {
-        Instant now = clock.instant();
+        // The database keeps microseconds: answer with the deadline as it is stored.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         return Panache.withTransaction(() -> skus.findByIds(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList())
                 .chain(found -> {
                     Map<Long, Sku> byId = found.stream().collect(Collectors.toMap(s -> s.id, Function.identity()));
