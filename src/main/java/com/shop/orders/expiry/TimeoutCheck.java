@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.jboss.logging.Logger;
 
+import com.shop.orders.order.Order;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.payment.PaymentRepository;
 import com.shop.orders.payment.TradeSettlement;
@@ -27,7 +28,6 @@ public class TimeoutCheck {
 
     private static final Logger LOG = Logger.getLogger(TimeoutCheck.class);
 
-    private final WatchedOrders watchedOrders;
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final TradeSettlement settlement;
@@ -35,9 +35,8 @@ public class TimeoutCheck {
     private final ExpiryConfig config;
     private final Clock clock;
 
-    public TimeoutCheck(WatchedOrders watchedOrders, OrderRepository orders, PaymentRepository payments,
-            TradeSettlement settlement, WatchStore watches, ExpiryConfig config, Clock clock) {
-        this.watchedOrders = watchedOrders;
+    public TimeoutCheck(OrderRepository orders, PaymentRepository payments, TradeSettlement settlement,
+            WatchStore watches, ExpiryConfig config, Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.settlement = settlement;
@@ -48,7 +47,7 @@ public class TimeoutCheck {
 
     /** @param brokerCheckTimes how often the broker has checked this half message, this check included */
     public Uni<LocalTransactionState> decide(String orderNo, int brokerCheckTimes) {
-        return watchedOrders.find(orderNo)
+        return Panache.withSession(() -> orders.findByOrderNo(orderNo))
                 .chain(order -> {
                     if (order == null || !order.isPending()) {
                         return Uni.createFrom().item(LocalTransactionState.ROLLBACK_MESSAGE);
@@ -56,7 +55,7 @@ public class TimeoutCheck {
                     if (order.isPastDeadline(clock.instant())) {
                         return Uni.createFrom().item(LocalTransactionState.COMMIT_MESSAGE);
                     }
-                    return queryAlipayIfDue(orderNo, order).map(paid -> paid
+                    return queryAlipayIfDue(order).map(paid -> paid
                             ? LocalTransactionState.ROLLBACK_MESSAGE
                             : whileWaiting(brokerCheckTimes));
                 });
@@ -69,23 +68,23 @@ public class TimeoutCheck {
                 : LocalTransactionState.UNKNOW;
     }
 
-    private Uni<Boolean> queryAlipayIfDue(String orderNo, WatchedOrder watched) {
+    private Uni<Boolean> queryAlipayIfDue(Order order) {
         Instant now = clock.instant();
-        return watches.recordCheck(orderNo)
+        return watches.recordCheck(order.orderNo)
                 // Without Redis there is no query budget: decide from the database alone.
-                .onFailure().invoke(e -> LOG.debugf("Watch state unavailable for %s: %s", orderNo, e.getMessage()))
+                .onFailure().invoke(e -> LOG.debugf("Watch state unavailable for %s: %s", order.orderNo, e.getMessage()))
                 .onFailure().recoverWithNull()
-                .chain(state -> state == null || !isQueryDue(watched, state, now)
+                .chain(state -> state == null || !isQueryDue(order, state, now)
                         ? Uni.createFrom().item(false)
-                        : Panache.withSession(() -> payments.existsForOrder(watched.id())
-                                .chain(offered -> offered ? orders.findById(watched.id()) : Uni.createFrom().nullItem()))
-                                .chain(order -> order == null
+                        : Panache.withSession(() -> payments.existsForOrder(order.id))
+                                .chain(offered -> !offered
                                         ? Uni.createFrom().item(false)
-                                        : watches.recordQuery(orderNo, now).chain(() -> settlement.confirmIfPaid(order))));
+                                        : watches.recordQuery(order.orderNo, now)
+                                                .chain(() -> settlement.confirmIfPaid(order))));
     }
 
-    private boolean isQueryDue(WatchedOrder order, WatchState state, Instant now) {
-        return Duration.between(order.createdAt(), now).compareTo(config.firstQueryAfter()) >= 0
+    private boolean isQueryDue(Order order, WatchState state, Instant now) {
+        return Duration.between(order.createdAt, now).compareTo(config.firstQueryAfter()) >= 0
                 && state.queries() < config.maxQueries()
                 && (state.lastQueryAt() == null
                         || Duration.between(state.lastQueryAt(), now).compareTo(config.queryEvery()) >= 0);
