@@ -4,6 +4,7 @@ import static com.shop.orders.testsupport.Members.as;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.notNullValue;
@@ -70,6 +71,7 @@ class OrderBadInputTest {
                 .contentType("application/problem+json")
                 .body("status", equalTo(status))
                 .body("title", notNullValue())
+                .body("$", not(hasKey("extensions")))
                 .body(not(containsString("at com.")));
         assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
         assertEquals(0, TestDb.count("SELECT COUNT(*) FROM orders o JOIN order_item i ON i.order_id = o.id WHERE i.sku_id = ?", sku));
