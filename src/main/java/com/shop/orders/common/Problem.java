@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import jakarta.ws.rs.core.MediaType;
@@ -12,7 +13,7 @@ import jakarta.ws.rs.core.Response;
 /** RFC 9457 problem details body. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(String type, String title, int status, String detail, String instance,
-        @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Object> extensions) {
+        @JsonIgnore Map<String, Object> extensions) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
     public static final MediaType PROBLEM_JSON = MediaType.valueOf(MEDIA_TYPE);

@@ -1,5 +1,7 @@
 package com.shop.orders.expiry;
 
+import java.time.Instant;
+import java.util.stream.Collectors;
 import java.time.Clock;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,14 +55,14 @@ public class ExpirySweep {
     }
 
     /** Closes pending orders whose deadline passed before {@code cutoff}, one batch. */
-    Uni<Integer> sweepOverdueBefore(java.time.Instant cutoff) {
+    Uni<Integer> sweepOverdueBefore(Instant cutoff) {
         return Panache.withSession(() -> orders.findOverdueOrderNos(cutoff, config.sweep().batch()))
                 .chain(orderNos -> Multi.createFrom().iterable(orderNos)
                         .onItem().transformToUniAndConcatenate(orderNo -> closer.closeIfOverdue(orderNo)
                                 .onFailure().invoke(e -> LOG.warnf("Sweep could not close %s: %s", orderNo, e.toString()))
                                 .onFailure().recoverWithNull())
                         .filter(outcome -> outcome == OrderCloser.Outcome.CLOSED)
-                        .collect().with(java.util.stream.Collectors.counting()))
+                        .collect().with(Collectors.counting()))
                 .map(Long::intValue)
                 .invoke(closed -> {
                     if (closed > 0) {

@@ -50,10 +50,6 @@ public class WatchStore {
                 .replaceWithVoid();
     }
 
-    public Uni<Map<String, Long>> read(String orderNo) {
-        return hashes.hgetall(key(orderNo));
-    }
-
     private static WatchState toState(Map<String, Long> fields) {
         Long lastQuery = fields.get("lastQueryAt");
         return new WatchState(fields.getOrDefault("checks", 0L), fields.getOrDefault("queries", 0L),

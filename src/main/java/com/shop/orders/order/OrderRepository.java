@@ -6,6 +6,7 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.hibernate.reactive.panache.PanacheRepository;
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
@@ -75,7 +76,7 @@ public class OrderRepository implements PanacheRepository<Order> {
         return getSession().chain(session -> session.refresh(order)).replaceWith(order);
     }
 
-    private io.quarkus.hibernate.reactive.panache.PanacheQuery<Order> ownedQuery(String memberId, OrderStatus status) {
+    private PanacheQuery<Order> ownedQuery(String memberId, OrderStatus status) {
         Sort newestFirst = Sort.descending("id");
         return status == null
                 ? find("memberId", newestFirst, memberId)

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -175,7 +176,7 @@ public class OrderService {
         if (request.items().size() > config.maxLines()) {
             throw invalid("items", "at most " + config.maxLines() + " lines per order");
         }
-        Set<Long> seen = new java.util.HashSet<>();
+        Set<Long> seen = new HashSet<>();
         for (int i = 0; i < request.items().size(); i++) {
             PlaceOrderRequest.Line line = request.items().get(i);
             if (line.quantity() > config.maxQuantity()) {
