@@ -60,11 +60,13 @@ create_databases() {
   mysql_root <<SQL
 CREATE DATABASE IF NOT EXISTS orders CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 CREATE DATABASE IF NOT EXISTS orders_test CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+CREATE DATABASE IF NOT EXISTS orders_it CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 CREATE USER IF NOT EXISTS '${DB_USER}'@'localhost' IDENTIFIED BY '${DB_PASSWORD}';
 CREATE USER IF NOT EXISTS '${DB_USER}'@'127.0.0.1' IDENTIFIED BY '${DB_PASSWORD}';
 CREATE USER IF NOT EXISTS '${DB_USER}'@'%' IDENTIFIED BY '${DB_PASSWORD}';
 GRANT ALL PRIVILEGES ON orders.* TO '${DB_USER}'@'localhost', '${DB_USER}'@'127.0.0.1', '${DB_USER}'@'%';
 GRANT ALL PRIVILEGES ON orders_test.* TO '${DB_USER}'@'localhost', '${DB_USER}'@'127.0.0.1', '${DB_USER}'@'%';
+GRANT ALL PRIVILEGES ON orders_it.* TO '${DB_USER}'@'localhost', '${DB_USER}'@'127.0.0.1', '${DB_USER}'@'%';
 FLUSH PRIVILEGES;
 SQL
 }

@@ -1,16 +1,19 @@
 package com.shop.orders.common;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.quarkus.vertx.VertxContextSupport;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
- * The two crossings between blocking SDKs (Alipay, RocketMQ) and the reactive pipelines.
+ * The crossings between blocking SDKs (Alipay, RocketMQ) and the reactive pipelines. Blocking work itself
+ * runs on a {@link Bulkhead}; these methods bring its result back where the pipeline needs it.
  */
 public final class MutinyBridge {
 
@@ -18,23 +21,45 @@ public final class MutinyBridge {
     }
 
     /**
-     * Runs a blocking call on a worker thread and comes back on the caller's Vert.x context, so
-     * that the pipeline can go on with Hibernate Reactive or Redis after it.
+     * Delivers the item on the subscriber's Vert.x context (when it has one), so that a pipeline can go on
+     * with Hibernate Reactive or Redis after a call that completed on another thread.
      */
-    public static <T> Uni<T> blocking(Supplier<T> call) {
+    public static <T> Uni<T> backOnContext(Uni<T> work) {
         return Uni.createFrom().deferred(() -> {
             Context context = Vertx.currentContext();
-            Uni<T> onWorker = Uni.createFrom().item(call).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
-            return context == null ? onWorker : onWorker.emitOn(task -> context.runOnContext(ignored -> task.run()));
+            return context == null ? work : work.emitOn(task -> context.runOnContext(ignored -> task.run()));
         });
     }
 
     /**
-     * RocketMQ calls our listeners on its own threads and wants an answer before it returns:
-     * runs a reactive pipeline on a Vert.x context and waits for it, bounded, on the calling
-     * thread, which is never an event loop.
+     * RocketMQ calls our listeners on its own threads and wants an answer before it returns: runs a
+     * reactive pipeline on a Vert.x context and waits for it, bounded, on the calling thread, which is
+     * never an event loop.
      */
     public static <T> T await(Supplier<Uni<T>> pipeline, Duration timeout) throws Throwable {
         return VertxContextSupport.subscribeAndAwait(() -> pipeline.get().ifNoItem().after(timeout).fail());
+    }
+
+    /**
+     * Starts a reactive pipeline on a Vert.x context from a thread that has none (a RocketMQ callback),
+     * without waiting for it.
+     */
+    public static <T> void start(Supplier<Uni<T>> pipeline, Consumer<T> onItem, Consumer<Throwable> onFailure) {
+        VertxContextSupport.subscribe(() -> pipeline.get().toMulti(), subscribe -> subscribe.with(onItem, onFailure));
+    }
+
+    /**
+     * Runs a pipeline on a Vert.x context of its own. Hibernate Reactive keeps one session per context, and
+     * a session runs one statement at a time: pipelines that run side by side (a sweep closing several
+     * orders at once) each need their own context.
+     */
+    public static <T> Uni<T> onOwnContext(Supplier<Uni<T>> pipeline) {
+        return backOnContext(Uni.createFrom().emitter(emitter -> {
+            Context current = Vertx.currentContext();
+            Context own = current == null ? VertxContext.createNewDuplicatedContext()
+                    : VertxContext.createNewDuplicatedContext(current);
+            VertxContextSafetyToggle.setContextSafe(own, true);
+            own.runOnContext(ignored -> pipeline.get().subscribe().with(emitter::complete, emitter::fail));
+        }));
     }
 }

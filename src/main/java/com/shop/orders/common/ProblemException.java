@@ -1,5 +1,6 @@
 package com.shop.orders.common;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,6 +26,12 @@ public class ProblemException extends RuntimeException {
         this.status = status;
         this.title = title;
         this.extensions = Map.copyOf(extensions);
+    }
+
+    /** 400 naming the field that is wrong, in the same shape as bean-validation failures. */
+    public static ProblemException invalid(String field, String message) {
+        return new ProblemException(400, Violations.TITLE, Violations.DETAIL,
+                Violations.extension(List.of(new Violations.Violation(field, message))));
     }
 
     public int status() {

@@ -1,7 +1,6 @@
 package com.shop.orders.common;
 
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import jakarta.validation.ConstraintViolation;
@@ -33,12 +32,10 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response invalid(ConstraintViolationException e, UriInfo uri) {
-        List<Map<String, String>> violations = e.getConstraintViolations().stream()
+        List<Violations.Violation> violations = e.getConstraintViolations().stream()
                 .map(ProblemMappers::violation)
                 .toList();
-        return Problem.of(400, "Invalid request", "The request has invalid fields", uri.getPath())
-                .with(Map.of("violations", violations))
-                .toResponse();
+        return Violations.problem(violations, uri.getPath()).toResponse();
     }
 
     // Before quarkus-rest-jackson's own mappers, which answer plain JSON.
@@ -80,17 +77,25 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
+    public Response busy(Bulkhead.BulkheadFullException e, UriInfo uri) {
+        return Response.fromResponse(Problem.of(503, "Busy", "Too many requests of this kind are in progress; "
+                + "try again shortly", uri.getPath()).toResponse())
+                .header(HttpHeaders.RETRY_AFTER, "1")
+                .build();
+    }
+
+    @ServerExceptionMapper
     public Response unexpected(Throwable e, UriInfo uri) {
         String errorId = UUID.randomUUID().toString();
         LOG.errorf(e, "Request %s failed, error id %s", uri.getPath(), errorId);
         return Problem.of(500, "Internal error", "The request failed; error id " + errorId, uri.getPath()).toResponse();
     }
 
-    private static Map<String, String> violation(ConstraintViolation<?> v) {
+    private static Violations.Violation violation(ConstraintViolation<?> v) {
         String path = v.getPropertyPath().toString();
         // Drop the method and parameter names ("place.request.items[0].quantity" -> "items[0].quantity").
         String[] parts = path.split("\\.", 3);
         String field = parts.length == 3 ? parts[2] : path;
-        return Map.of("field", field, "message", v.getMessage());
+        return new Violations.Violation(field, v.getMessage());
     }
 }

@@ -1,23 +1,24 @@
 package com.shop.orders.common;
 
-/** Recognises a unique-key violation, however deeply Hibernate Reactive wrapped the driver's error. */
+/** Recognises a unique-key violation, however deeply Hibernate Reactive or the SQL client wrapped it. */
 public final class UniqueViolation {
 
     private UniqueViolation() {
     }
 
     public static boolean isCause(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof org.hibernate.exception.ConstraintViolationException) {
-                return true;
-            }
+        return isCause(failure, "");
+    }
+
+    /** A violation of the named unique key (MariaDB error 1062 names it in its message). */
+    public static boolean isCause(Throwable failure, String key) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String message = t.getMessage();
-            // MySQL/MariaDB error 1062
-            if (message != null && message.contains("Duplicate entry")) {
+            if (message != null && message.contains("Duplicate entry") && message.contains(key)) {
                 return true;
             }
-            if (t.getCause() == t) {
-                break;
+            if (key.isEmpty() && t instanceof org.hibernate.exception.ConstraintViolationException) {
+                return true;
             }
         }
         return false;

@@ -2,56 +2,86 @@ package com.shop.orders.events;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Named;
 
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.MutinyBridge;
-import com.shop.orders.common.RocketMqConfig;
+import com.shop.orders.common.Backoff;
+import com.shop.orders.common.Bulkhead;
+import com.shop.orders.common.Claims;
+import com.shop.orders.common.RocketMqClients;
+import com.shop.orders.common.Sql;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Publishes outbox events to RocketMQ in order, keyed by order number, and marks them
- * published. While the broker is down they wait in the outbox. Delivery is at least once
- * (a crash between send and mark, or two instances relaying): consumers dedupe by key.
+ * Publishes outbox events to RocketMQ. Each relay pass claims a batch (replicas claim disjoint batches),
+ * sends it and records what was sent, so that each event is published once in the normal case and at
+ * least once after a crash. One order's events go to one queue, in the order they were written. A failed
+ * event is tried again after a growing pause, reported at WARN and counted.
  */
 @ApplicationScoped
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    /** Same key, same queue: consumers see one order's events in order. */
+    private static final MessageQueueSelector BY_KEY = (queues, message, key) -> queues
+            .get(Math.floorMod(key.hashCode(), queues.size()));
 
+    private record Claimed(long id, String topic, String key, String payload, int attempts) {
+    }
+
+    private final Pool pool;
+    private final RocketMqClients clients;
+    private final Bulkhead sends;
     private final EventsConfig config;
-    private final RocketMqConfig rocketMq;
+    private final Backoff backoff;
+    private final MeterRegistry registry;
     private final Clock clock;
+    private final AtomicLong backlog = new AtomicLong();
     private volatile DefaultMQProducer producer;
 
-    public OutboxRelay(EventsConfig config, RocketMqConfig rocketMq, Clock clock) {
+    public OutboxRelay(Pool pool, RocketMqClients clients, @Named("rocketmq") Bulkhead sends, EventsConfig config,
+            MeterRegistry registry, Clock clock) {
+        this.pool = pool;
+        this.clients = clients;
+        this.sends = sends;
         this.config = config;
-        this.rocketMq = rocketMq;
+        this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
+        this.registry = registry;
         this.clock = clock;
+        Gauge.builder("outbox.backlog", backlog, AtomicLong::get)
+                .description("Events written but not yet published").register(registry);
+        registry.counter("outbox.published");
+        registry.counter("outbox.publish.failures");
     }
 
     void onStart(@Observes StartupEvent event) throws MQClientException {
-        DefaultMQProducer created = new DefaultMQProducer(config.producerGroup());
-        created.setNamesrvAddr(rocketMq.nameServer());
-        created.setInstanceName("orders-" + UUID.randomUUID());
-        created.setVipChannelEnabled(false);
-        created.setSendMsgTimeout((int) rocketMq.sendTimeout().toMillis());
-        created.setRetryTimesWhenSendFailed(0);
+        DefaultMQProducer created = clients.producer(config.producerGroup());
         created.start();
         producer = created;
     }
@@ -62,39 +92,123 @@ public class OutboxRelay {
         }
     }
 
-    @Scheduled(identity = "outbox-relay", every = "${events.relay-every}",
+    @Scheduled(identity = "outbox-relay", every = "${shop.events.relay-every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> relay() {
-        return Panache.withSession(() -> OutboxEvent.<OutboxEvent> find("publishedAt is null order by id")
-                .page(0, config.relayBatch()).list())
-                .chain(this::publishInOrder)
-                .onFailure().invoke(e -> LOG.debugf("Outbox relay paused: %s", e.toString()))
+    Uni<Void> scheduled() {
+        return relay()
+                .onFailure().invoke(e -> LOG.warnf("Outbox relay pass failed: %s", e.toString()))
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
     }
 
-    /** Stops at the first failure so that events leave in the order they were written. */
-    private Uni<Void> publishInOrder(List<OutboxEvent> events) {
-        return Multi.createFrom().iterable(events)
-                .onItem().transformToUniAndConcatenate(event -> send(event)
-                        .chain(() -> Panache.withTransaction(() -> OutboxEvent.update(
-                                "publishedAt = ?1, attempts = attempts + 1 where id = ?2", clock.instant(), event.id))))
-                .collect().last()
-                .replaceWithVoid();
+    /** One pass: claim, publish, record. Answers how many events were published. */
+    public Uni<Integer> relay() {
+        Instant now = clock.instant();
+        return claim(now)
+                .chain(this::publish)
+                .call(() -> countBacklog());
     }
 
-    private Uni<Void> send(OutboxEvent event) {
-        return MutinyBridge.blocking(() -> {
-            Message message = new Message(event.topic, "", event.messageKey, event.payload.getBytes(StandardCharsets.UTF_8));
+    private Uni<List<Claimed>> claim(Instant now) {
+        return Claims.inTransaction(pool, connection -> connection
+                .preparedQuery("SELECT id, topic, message_key, payload, attempts FROM outbox_event "
+                        + "WHERE published_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
+                        + "ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED")
+                .execute(Tuple.of(Sql.utc(now), config.relayBatch()))
+                .map(rows -> {
+                    List<Claimed> claimed = new ArrayList<>();
+                    for (Row row : rows) {
+                        claimed.add(new Claimed(row.getLong("id"), row.getString("topic"), row.getString("message_key"),
+                                row.getString("payload"), row.getInteger("attempts")));
+                    }
+                    return claimed;
+                })
+                .call(claimed -> claimed.isEmpty() ? Uni.createFrom().voidItem()
+                        : connection.preparedQuery("UPDATE outbox_event SET next_attempt_at = ? WHERE id IN ("
+                                + Sql.placeholders(claimed.size()) + ")")
+                                .execute(Tuple.from(withFirst(Sql.utc(now.plus(config.claimLease())),
+                                        claimed.stream().map(Claimed::id).toList())))));
+    }
+
+    /** Keys are published concurrently; the events of one key one after the other, stopping at its first failure. */
+    private Uni<Integer> publish(List<Claimed> claimed) {
+        if (claimed.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        Map<String, List<Claimed>> byKey = new LinkedHashMap<>();
+        claimed.forEach(event -> byKey.computeIfAbsent(event.key(), k -> new ArrayList<>()).add(event));
+        return Multi.createFrom().iterable(byKey.values())
+                .onItem().transformToUni(this::publishInOrder).merge(8)
+                .collect().asList()
+                .map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
+    }
+
+    private Uni<Integer> publishInOrder(List<Claimed> events) {
+        return Multi.createFrom().iterable(events)
+                .onItem().transformToUniAndConcatenate(event -> send(event).chain(() -> markPublished(event)))
+                .collect().with(java.util.stream.Collectors.counting())
+                .map(Long::intValue)
+                .onFailure(PublishFailed.class).recoverWithUni(failure -> markFailed((PublishFailed) failure)
+                        .replaceWith(0));
+    }
+
+    private Uni<Void> send(Claimed event) {
+        return sends.call(() -> {
+            Message message = new Message(event.topic(), "", event.key(), event.payload().getBytes(StandardCharsets.UTF_8));
             try {
-                SendStatus status = producer.send(message).getSendStatus();
+                SendStatus status = producer.send(message, BY_KEY, event.key()).getSendStatus();
                 if (status != SendStatus.SEND_OK) {
-                    throw new IllegalStateException("Event " + event.id + ": " + status);
+                    throw new IllegalStateException("send status " + status);
                 }
                 return status;
             } catch (Exception e) {
-                throw new IllegalStateException("Event " + event.id + " not published", e);
+                throw new PublishFailed(event, e);
             }
-        }).replaceWithVoid();
+        }).onFailure(f -> !(f instanceof PublishFailed)).transform(f -> new PublishFailed(event, f))
+                .replaceWithVoid();
+    }
+
+    private Uni<Void> markPublished(Claimed event) {
+        return pool.preparedQuery("UPDATE outbox_event SET published_at = ?, attempts = attempts + 1, "
+                + "next_attempt_at = NULL, last_error = NULL WHERE id = ?")
+                .execute(Tuple.of(Sql.utc(clock.instant()), event.id()))
+                .invoke(() -> registry.counter("outbox.published").increment())
+                .replaceWithVoid();
+    }
+
+    private Uni<Void> markFailed(PublishFailed failure) {
+        Claimed event = failure.event;
+        Duration wait = backoff.after(event.attempts() + 1);
+        String error = String.valueOf(failure.getCause());
+        registry.counter("outbox.publish.failures").increment();
+        LOG.warnf("Outbox event %d (key %s) not published, attempt %d: %s; next attempt in %s", event.id(), event.key(),
+                event.attempts() + 1, error, wait);
+        return pool.preparedQuery("UPDATE outbox_event SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? "
+                + "WHERE id = ?")
+                .execute(Tuple.of(Sql.utc(clock.instant().plus(wait)),
+                        error.length() > 500 ? error.substring(0, 500) : error, event.id()))
+                .replaceWithVoid();
+    }
+
+    private Uni<Void> countBacklog() {
+        return pool.query("SELECT COUNT(*) FROM outbox_event WHERE published_at IS NULL").execute()
+                .invoke(rows -> backlog.set(rows.iterator().next().getLong(0)))
+                .replaceWithVoid();
+    }
+
+    private static List<Object> withFirst(Object first, List<Long> rest) {
+        List<Object> values = new ArrayList<>(rest.size() + 1);
+        values.add(first);
+        values.addAll(rest);
+        return values;
+    }
+
+    private static final class PublishFailed extends RuntimeException {
+        private final transient Claimed event;
+
+        PublishFailed(Claimed event, Throwable cause) {
+            super("Event " + event.id() + " not published", cause, false, false);
+            this.event = event;
+        }
     }
 }

@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.order.OrderCloser;
+import com.shop.orders.closing.OrderCloser;
 import com.shop.orders.order.OrderRepository;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,9 +12,9 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * What a committed timeout message means. Normally the deadline has passed and the order is
- * closed. A message that arrives early was committed to beat the broker's check limit (a pay
- * window longer than the broker watches one message): the watch is re-armed, never cut short.
+ * What a committed expiry message means. Normally the deadline has passed and the order is closed. A
+ * message that arrives early was committed to beat the broker's check limit (a pay window longer than the
+ * broker watches one message): the order gets a new expiry message, and is never closed early.
  */
 @ApplicationScoped
 public class ExpiryHandler {
@@ -23,27 +23,28 @@ public class ExpiryHandler {
 
     private final OrderCloser closer;
     private final OrderRepository orders;
-    private final TimeoutWatch watch;
+    private final ExpiryMessages messages;
     private final MeterRegistry registry;
 
-    public ExpiryHandler(OrderCloser closer, OrderRepository orders, TimeoutWatch watch, MeterRegistry registry) {
+    public ExpiryHandler(OrderCloser closer, OrderRepository orders, ExpiryMessages messages, MeterRegistry registry) {
         this.closer = closer;
         this.orders = orders;
-        this.watch = watch;
+        this.messages = messages;
         this.registry = registry;
     }
 
-    public Uni<Void> onTimeout(String orderNo) {
-        return closer.closeIfOverdue(orderNo).chain(outcome -> {
-            if (outcome != OrderCloser.Outcome.NOT_DUE) {
-                return Uni.createFrom().voidItem();
-            }
-            return Panache.withSession(() -> orders.findByOrderNo(orderNo))
-                    .chain(order -> watch.send(orderNo, order.payDeadline)
-                            .invoke(() -> {
-                                registry.counter("expiry.watch.rearmed").increment();
-                                LOG.debugf("Watch of %s re-armed until %s", orderNo, order.payDeadline);
-                            }));
-        });
+    public Uni<Void> onExpiry(String orderNo) {
+        return closer.closeIfOverdue(orderNo).chain(outcome -> outcome == OrderCloser.Outcome.NOT_DUE
+                ? renew(orderNo)
+                : Uni.createFrom().voidItem());
+    }
+
+    private Uni<Void> renew(String orderNo) {
+        return Panache.withSession(() -> orders.findByOrderNo(orderNo))
+                .chain(order -> messages.send(order.id, new ExpiryMessage(orderNo, order.createdAt, order.payDeadline)))
+                .invoke(() -> {
+                    registry.counter("expiry.messages.renewed").increment();
+                    LOG.debugf("Expiry message of %s renewed", orderNo);
+                });
     }
 }

@@ -1,74 +1,184 @@
 package com.shop.orders.expiry;
 
-import java.time.Instant;
-import java.util.stream.Collectors;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.order.OrderCloser;
-import com.shop.orders.order.OrderRepository;
+import com.shop.orders.closing.OrderCloser;
+import com.shop.orders.common.Backoff;
+import com.shop.orders.common.Claims;
+import com.shop.orders.common.MutinyBridge;
+import com.shop.orders.common.Sql;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Fallback for orders whose watch could not be started or was lost (broker down): closes
- * pending orders past their deadline plus a grace period. Several instances may sweep at once;
- * the conditional close lets exactly one of them win each order.
+ * The fallback for orders the expiry messages missed. Each pass (1) closes pending orders past their
+ * deadline plus a grace period and (2) sends the expiry message again for orders whose send was never
+ * confirmed. Replicas claim disjoint batches ({@code FOR UPDATE SKIP LOCKED}, then a lease in
+ * {@code sweep_after}), so they add throughput instead of duplicate Alipay calls; an order that fails is
+ * retried after a growing pause and never holds up the orders behind it.
  */
 @ApplicationScoped
 public class ExpirySweep {
 
     private static final Logger LOG = Logger.getLogger(ExpirySweep.class);
 
-    private final OrderRepository orders;
+    /** What one pass did. */
+    public record Pass(int closed, int failed, int resent) {
+    }
+
+    private record Claimed(long id, String orderNo, Instant createdAt, Instant deadline) {
+    }
+
+    private record Closed(int closed, int failed) {
+        Closed plus(Closed other) {
+            return new Closed(closed + other.closed, failed + other.failed);
+        }
+    }
+
+    private final Pool pool;
     private final OrderCloser closer;
-    private final ExpiryConfig config;
+    private final ExpiryMessages messages;
+    private final ExpiryConfig.Sweep config;
+    private final Backoff backoff;
     private final MeterRegistry registry;
     private final Clock clock;
 
-    public ExpirySweep(OrderRepository orders, OrderCloser closer, ExpiryConfig config, MeterRegistry registry,
-            Clock clock) {
-        this.orders = orders;
+    public ExpirySweep(Pool pool, OrderCloser closer, ExpiryMessages messages, ExpiryConfig config,
+            MeterRegistry registry, Clock clock) {
+        this.pool = pool;
         this.closer = closer;
-        this.config = config;
+        this.messages = messages;
+        this.config = config.sweep();
+        this.backoff = new Backoff(this.config.retryBackoff(), this.config.retryBackoffMax());
         this.registry = registry;
         this.clock = clock;
+        registry.counter("expiry.sweep.closed");
+        registry.counter("expiry.sweep.failures");
     }
 
-    @Scheduled(identity = "expiry-sweep", every = "${expiry.sweep.every}", delayed = "${expiry.sweep.every}",
+    @Scheduled(identity = "expiry-sweep", every = "${shop.expiry.sweep.every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduled() {
-        return sweep().onFailure().invoke(e -> LOG.warnf("Expiry sweep failed: %s", e.toString()))
-                .onFailure().recoverWithNull().replaceWithVoid();
-    }
-
-    /** One batch; answers how many orders it closed. */
-    public Uni<Integer> sweep() {
-        return sweepOverdueBefore(clock.instant().minus(config.sweep().grace()));
-    }
-
-    /** Closes pending orders whose deadline passed before {@code cutoff}, one batch. */
-    Uni<Integer> sweepOverdueBefore(Instant cutoff) {
-        return Panache.withSession(() -> orders.findOverdueOrderNos(cutoff, config.sweep().batch()))
-                .chain(orderNos -> Multi.createFrom().iterable(orderNos)
-                        .onItem().transformToUniAndConcatenate(orderNo -> closer.closeIfOverdue(orderNo)
-                                .onFailure().invoke(e -> LOG.warnf("Sweep could not close %s: %s", orderNo, e.toString()))
-                                .onFailure().recoverWithNull())
-                        .filter(outcome -> outcome == OrderCloser.Outcome.CLOSED)
-                        .collect().with(Collectors.counting()))
-                .map(Long::intValue)
-                .invoke(closed -> {
-                    if (closed > 0) {
-                        registry.counter("expiry.sweep.closed").increment(closed);
-                        LOG.infof("Sweep closed %d overdue orders", closed);
+        return sweep()
+                .invoke(pass -> {
+                    if (pass.closed() + pass.failed() + pass.resent() > 0) {
+                        LOG.infof("Expiry sweep: %d closed, %d failed (retried later), %d expiry messages resent",
+                                pass.closed(), pass.failed(), pass.resent());
                     }
+                })
+                .onFailure().invoke(e -> LOG.warnf("Expiry sweep failed: %s", e.toString()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    public Uni<Pass> sweep() {
+        return closeOverdue(1, new Closed(0, 0))
+                .chain(closed -> resendMissing().map(resent -> new Pass(closed.closed(), closed.failed(), resent)));
+    }
+
+    /** Claims and closes batches until a claim comes back short (or the pass has claimed enough). */
+    private Uni<Closed> closeOverdue(int claim, Closed sofar) {
+        return claim(this::overdue).chain(batch -> closeAll(batch).chain(result -> batch.size() < config.batch()
+                || claim >= config.maxClaims()
+                        ? Uni.createFrom().item(sofar.plus(result))
+                        : closeOverdue(claim + 1, sofar.plus(result))));
+    }
+
+    private Uni<Closed> closeAll(List<Claimed> batch) {
+        return Multi.createFrom().iterable(batch)
+                .onItem().transformToUni(order -> MutinyBridge.onOwnContext(() -> closer.closeIfOverdue(order.orderNo()))
+                        .map(outcome -> outcome == OrderCloser.Outcome.CLOSED ? new Closed(1, 0) : new Closed(0, 0))
+                        .onFailure().recoverWithItem(failure -> {
+                            LOG.warnf("Sweep could not close %s (retried later): %s", order.orderNo(), failure.toString());
+                            return new Closed(0, 1);
+                        }))
+                .merge(config.concurrency())
+                .collect().in(() -> new Closed[] { new Closed(0, 0) }, (sum, one) -> sum[0] = sum[0].plus(one))
+                .map(sum -> sum[0])
+                .invoke(result -> {
+                    registry.counter("expiry.sweep.closed").increment(result.closed());
+                    registry.counter("expiry.sweep.failures").increment(result.failed());
                 });
+    }
+
+    private Uni<Integer> resendMissing() {
+        return claim(this::unconfirmed).chain(batch -> Multi.createFrom().iterable(batch)
+                .onItem().transformToUni(order -> messages.send(order.id(),
+                        new ExpiryMessage(order.orderNo(), order.createdAt(), order.deadline()))
+                        .replaceWith(1)
+                        .onFailure().recoverWithItem(0))
+                .merge(config.concurrency())
+                .collect().asList()
+                .map(sent -> sent.stream().mapToInt(Integer::intValue).sum())
+                .invoke(resent -> registry.counter("expiry.messages.resent").increment(resent)));
+    }
+
+    /** Pending orders past their deadline and the grace period, oldest deadline first. */
+    private Uni<List<Claimed>> overdue(SqlConnection connection, Instant now) {
+        return select(connection, "status = 'PENDING_PAYMENT' AND pay_deadline < ?",
+                List.of(Sql.utc(now.minus(config.grace()))), now);
+    }
+
+    /** Pending orders with their deadline ahead whose expiry message was not confirmed sent in time. */
+    private Uni<List<Claimed>> unconfirmed(SqlConnection connection, Instant now) {
+        return select(connection, "status = 'PENDING_PAYMENT' AND pay_deadline > ? AND expiry_message_at IS NULL "
+                + "AND created_at < ?", List.of(Sql.utc(now), Sql.utc(now.minus(config.resendAfter()))), now);
+    }
+
+    private Uni<List<Claimed>> select(SqlConnection connection, String condition, List<Object> bounds, Instant now) {
+        List<Object> params = new ArrayList<>(bounds);
+        params.add(Sql.utc(now));
+        params.add(config.batch());
+        return connection.preparedQuery("SELECT id, order_no, created_at, pay_deadline FROM orders WHERE " + condition
+                + " AND (sweep_after IS NULL OR sweep_after <= ?) ORDER BY pay_deadline LIMIT ? FOR UPDATE SKIP LOCKED")
+                .execute(Tuple.from(params))
+                .map(rows -> {
+                    List<Claimed> claimed = new ArrayList<>();
+                    for (Row row : rows) {
+                        claimed.add(new Claimed(row.getLong("id"), row.getString("order_no"),
+                                Sql.instant(row.getLocalDateTime("created_at")),
+                                Sql.instant(row.getLocalDateTime("pay_deadline"))));
+                    }
+                    return claimed;
+                });
+    }
+
+    /**
+     * Claims rows in one short transaction: selects them skipping rows other replicas hold, then leases them
+     * for a pause that doubles with each claim of the same order (so a failing order waits longer each time).
+     */
+    private Uni<List<Claimed>> claim(Selection selection) {
+        Instant now = clock.instant();
+        return Claims.inTransaction(pool, connection -> selection.apply(connection, now)
+                .call(claimed -> claimed.isEmpty() ? Uni.createFrom().voidItem() : lease(connection, claimed, now)));
+    }
+
+    private Uni<Void> lease(SqlConnection connection, List<Claimed> claimed, Instant now) {
+        List<Object> params = new ArrayList<>(backoff.sqlParams(now));
+        claimed.forEach(order -> params.add(order.id()));
+        // The lease is the pause before the next try: it only matters if this one fails.
+        return connection.preparedQuery("UPDATE orders SET sweep_after = " + backoff.sqlAfter("sweep_attempts")
+                + ", sweep_attempts = sweep_attempts + 1 WHERE id IN (" + Sql.placeholders(claimed.size()) + ")")
+                .execute(Tuple.from(params))
+                .replaceWithVoid();
+    }
+
+    @FunctionalInterface
+    private interface Selection {
+        Uni<List<Claimed>> apply(SqlConnection connection, Instant now);
     }
 }

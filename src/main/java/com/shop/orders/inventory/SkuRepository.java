@@ -9,8 +9,9 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Stock moves as single conditional UPDATEs so that concurrent orders can never oversell:
- * the database checks availability and changes it in one statement (no read-modify-write).
+ * Stock moves as single conditional UPDATEs so that concurrent orders can never oversell: the database
+ * checks availability and changes it in one statement (no read-modify-write). Reservations for new orders
+ * are made by {@link StockLocks} on placement's own connection; these move them afterwards.
  */
 @ApplicationScoped
 public class SkuRepository implements PanacheRepositoryBase<Sku, Long> {
@@ -21,12 +22,6 @@ public class SkuRepository implements PanacheRepositoryBase<Sku, Long> {
 
     public Uni<List<Sku>> listAll() {
         return list("order by id");
-    }
-
-    /** Reserves {@code quantity}; false when not enough is available. */
-    public Uni<Boolean> lock(long skuId, int quantity) {
-        return update("lockStock = lockStock + ?1 where id = ?2 and stock - lockStock >= ?1", quantity, skuId)
-                .map(rows -> rows == 1);
     }
 
     /** Gives back a reservation of an order that will not be paid. */

@@ -10,9 +10,9 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Moves stock for whole orders. Must run inside the caller's database transaction, so that a
- * failing line rolls back the lines before it. Lines are applied in SKU id order so that two
- * orders touching the same SKUs always take the row locks in the same order (no deadlocks).
+ * Moves reserved stock for whole orders (release when closed, deduct when paid). Must run inside the
+ * caller's database transaction, so that a failing line rolls back the lines before it. Lines are applied
+ * in SKU id order so that two orders touching the same SKUs take the row locks in the same order.
  */
 @ApplicationScoped
 public class StockService {
@@ -21,16 +21,6 @@ public class StockService {
 
     public StockService(SkuRepository skus) {
         this.skus = skus;
-    }
-
-    /** Reserves every line or fails with {@link InsufficientStockException}. */
-    public Uni<Void> lockAll(List<StockLine> lines) {
-        return forEachLine(lines, line -> skus.lock(line.skuId(), line.quantity())
-                .invoke(locked -> {
-                    if (!locked) {
-                        throw new InsufficientStockException(line.skuId());
-                    }
-                }));
     }
 
     public Uni<Void> releaseAll(List<StockLine> lines) {

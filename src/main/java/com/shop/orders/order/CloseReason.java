@@ -1,7 +1,9 @@
 package com.shop.orders.order;
 
+/** Why an order was closed unpaid. */
 public enum CloseReason {
-    /** Not paid by the pay deadline. */
-    TIMEOUT,
+    /** Not paid by its pay deadline. */
+    EXPIRED,
+    /** The member cancelled it. */
     MEMBER_CANCELLED
 }

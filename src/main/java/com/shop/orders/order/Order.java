@@ -7,17 +7,25 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-import io.quarkus.hibernate.reactive.panache.PanacheEntity;
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 
 /**
- * A member's order. Status moves only through {@link OrderRepository}'s conditional updates,
- * never by changing a loaded entity.
+ * A member's order, as read by everything but placement ({@link OrderPlacement} writes it with plain
+ * SQL). Status moves only through {@link OrderRepository}'s conditional updates, never by changing a
+ * loaded entity.
  */
 @Entity
 @Table(name = "orders")
-public class Order extends PanacheEntity {
+public class Order extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
 
     @Column(name = "order_no")
     public String orderNo;
@@ -51,6 +59,7 @@ public class Order extends PanacheEntity {
     @Column(name = "idempotency_key")
     public String idempotencyKey;
 
+    /** Identifies the request that placed the order, so that a reused idempotency key with another body is refused. */
     @Column(name = "request_hash")
     public String requestHash;
 

@@ -47,18 +47,6 @@ public class OrderRepository implements PanacheRepository<Order> {
         return OrderItem.list("orderId in ?1 order by id", orderIds);
     }
 
-    /** Pending orders whose deadline passed before {@code cutoff}, oldest first. */
-    public Uni<List<String>> findOverdueOrderNos(Instant cutoff, int limit) {
-        return getSession().chain(session -> session
-                .createSelectionQuery(
-                        "select orderNo from Order where status = ?1 and payDeadline < ?2 order by payDeadline",
-                        String.class)
-                .setParameter(1, OrderStatus.PENDING_PAYMENT)
-                .setParameter(2, cutoff)
-                .setMaxResults(limit)
-                .getResultList());
-    }
-
     public Uni<Boolean> markPaid(long id, Instant paidAt) {
         return update("status = ?1, paidAt = ?2 where id = ?3 and status = ?4",
                 OrderStatus.PAID, paidAt, id, OrderStatus.PENDING_PAYMENT)
@@ -71,9 +59,12 @@ public class OrderRepository implements PanacheRepository<Order> {
                 .map(rows -> rows == 1);
     }
 
-    /** Re-reads an order after a bulk update made the session's copy stale. */
-    public Uni<Order> reload(Order order) {
-        return getSession().chain(session -> session.refresh(order)).replaceWith(order);
+    /** The status as stored now, for a caller whose conditional update found the order no longer pending. */
+    public Uni<OrderStatus> statusOf(long id) {
+        return getSession().chain(session -> session
+                .createSelectionQuery("select status from Order where id = ?1", OrderStatus.class)
+                .setParameter(1, id)
+                .getSingleResultOrNull());
     }
 
     private PanacheQuery<Order> ownedQuery(String memberId, OrderStatus status) {

@@ -2,8 +2,6 @@ package com.shop.orders.order;
 
 import java.net.URI;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -35,13 +33,13 @@ import io.smallrye.mutiny.Uni;
 @RolesAllowed(Roles.MEMBER)
 public class OrderResource {
 
-    private final OrderService orders;
-    private final OrderCloser closer;
+    private final OrderPlacement placement;
+    private final OrderQueries queries;
     private final CurrentMember member;
 
-    public OrderResource(OrderService orders, OrderCloser closer, CurrentMember member) {
-        this.orders = orders;
-        this.closer = closer;
+    public OrderResource(OrderPlacement placement, OrderQueries queries, CurrentMember member) {
+        this.placement = placement;
+        this.queries = queries;
         this.member = member;
     }
 
@@ -49,7 +47,7 @@ public class OrderResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request,
             @HeaderParam("Idempotency-Key") @Pattern(regexp = "[\\x21-\\x7E]{1,100}") String idempotencyKey) {
-        return orders.place(member.id(), request, idempotencyKey)
+        return placement.place(member.id(), request, idempotencyKey)
                 .map(placed -> placed.replayed()
                         ? Response.ok(placed.order()).header("Idempotent-Replayed", "true").build()
                         : Response.created(URI.create("/api/orders/" + placed.order().id())).entity(placed.order()).build());
@@ -58,14 +56,14 @@ public class OrderResource {
     @GET
     @Path("/{id}")
     public Uni<OrderView> get(@PathParam("id") long id) {
-        return orders.findOwned(id, member.id());
+        return queries.findOwned(id, member.id());
     }
 
     @GET
     public Uni<OrderPage> list(@QueryParam("status") String status,
             @QueryParam("page") @DefaultValue("0") @Min(0) @Max(100_000) int page,
             @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
-        return orders.listOwned(member.id(), parseStatus(status), page, size);
+        return queries.listOwned(member.id(), parseStatus(status), page, size);
     }
 
     private static OrderStatus parseStatus(String status) {
@@ -75,15 +73,7 @@ public class OrderResource {
         try {
             return OrderStatus.valueOf(status);
         } catch (IllegalArgumentException e) {
-            throw new ProblemException(400, "Invalid request", "Unknown order status " + status,
-                    Map.of("violations", List.of(Map.of("field", "status", "message",
-                            "one of " + Arrays.toString(OrderStatus.values())))));
+            throw ProblemException.invalid("status", "one of " + Arrays.toString(OrderStatus.values()));
         }
-    }
-
-    @POST
-    @Path("/{id}/cancel")
-    public Uni<OrderView> cancel(@PathParam("id") long id) {
-        return closer.cancelByMember(id, member.id());
     }
 }

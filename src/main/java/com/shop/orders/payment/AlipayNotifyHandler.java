@@ -3,7 +3,6 @@ package com.shop.orders.payment;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -11,65 +10,59 @@ import org.jboss.logging.Logger;
 
 import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
-import com.shop.orders.order.OrderRepository;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Checks an async notify before believing it: Alipay's signature, our app id, a known order
- * and the exact amount. Only then does a paid status confirm the payment.
+ * Believes an async notify only once it is verified: Alipay's signature and our app id. Whether the
+ * payment is accepted (known order, exact amount) is {@link PaymentConfirmation}'s decision, as for queries.
+ * Nothing from a notify is logged before its signature is verified.
  */
 @ApplicationScoped
 public class AlipayNotifyHandler {
 
     private static final Logger LOG = Logger.getLogger(AlipayNotifyHandler.class);
-    private static final Set<String> PAID = Set.of("TRADE_SUCCESS", "TRADE_FINISHED");
 
     private final AlipayKeys keys;
-    private final AlipayGatewayConfig config;
-    private final OrderRepository orders;
+    private final AlipayConfig config;
     private final PaymentConfirmation confirmation;
     private final MeterRegistry registry;
 
-    public AlipayNotifyHandler(AlipayKeys keys, AlipayGatewayConfig config, OrderRepository orders,
-            PaymentConfirmation confirmation, MeterRegistry registry) {
+    public AlipayNotifyHandler(AlipayKeys keys, AlipayConfig config, PaymentConfirmation confirmation,
+            MeterRegistry registry) {
         this.keys = keys;
         this.config = config;
-        this.orders = orders;
         this.confirmation = confirmation;
         this.registry = registry;
     }
 
     /** True when handled (also for a duplicate), false when Alipay should not consider it delivered. */
     public Uni<Boolean> handle(Map<String, String> params) {
-        String orderNo = params.get("out_trade_no");
         if (!signedByAlipay(params)) {
-            return rejected("signature", orderNo);
+            return rejected("signature", null);
         }
+        String orderNo = params.get("out_trade_no");
         if (!config.appId().equals(params.get("app_id"))) {
             return rejected("app_id", orderNo);
         }
+        TradeStatus status;
         BigDecimal amount;
         try {
+            status = TradeStatus.parse(params.get("trade_status"));
             amount = new BigDecimal(params.get("total_amount"));
         } catch (RuntimeException e) {
-            return rejected("total_amount", orderNo);
+            return rejected("unreadable", orderNo);
         }
-        return Panache.withSession(() -> orderNo == null ? Uni.createFrom().nullItem() : orders.findByOrderNo(orderNo))
-                .chain(order -> {
-                    if (order == null) {
-                        return rejected("unknown_order", orderNo);
-                    }
-                    if (order.totalAmount.compareTo(amount) != 0) {
-                        return rejected("amount", orderNo);
-                    }
-                    if (!PAID.contains(params.get("trade_status"))) {
-                        return accepted("not_paid");
-                    }
-                    return confirmation.confirm(orderNo, params.get("trade_no"), amount, PaymentConfirmation.Source.NOTIFY)
-                            .chain(outcome -> accepted(outcome.name().toLowerCase()));
+        if (orderNo == null || !status.isPaid()) {
+            return accepted("not_paid");
+        }
+        return confirmation.confirm(new PaidTrade(orderNo, params.get("trade_no"), amount, null),
+                PaymentConfirmation.Source.NOTIFY)
+                .chain(outcome -> switch (outcome) {
+                    case AMOUNT_MISMATCH -> rejected("amount", orderNo);
+                    case UNKNOWN_ORDER -> rejected("unknown_order", orderNo);
+                    default -> accepted(outcome.name().toLowerCase());
                 });
     }
 
@@ -82,8 +75,13 @@ public class AlipayNotifyHandler {
         }
     }
 
+    /** {@code orderNo} is named only when the notify's signature was verified. */
     private Uni<Boolean> rejected(String reason, String orderNo) {
-        LOG.warnf("Alipay notify for %s rejected: %s", orderNo, reason);
+        if (orderNo == null) {
+            LOG.debugf("Alipay notify rejected: %s", reason);
+        } else {
+            LOG.warnf("Alipay notify for %s rejected: %s", orderNo, reason);
+        }
         registry.counter("payments.notify", "result", "rejected", "reason", reason).increment();
         return Uni.createFrom().item(false);
     }

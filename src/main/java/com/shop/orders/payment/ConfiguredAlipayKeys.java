@@ -9,20 +9,20 @@ import io.quarkus.arc.DefaultBean;
 @DefaultBean
 public class ConfiguredAlipayKeys implements AlipayKeys {
 
-    private final AlipayGatewayConfig config;
+    private final AlipayConfig config;
 
-    public ConfiguredAlipayKeys(AlipayGatewayConfig config) {
+    public ConfiguredAlipayKeys(AlipayConfig config) {
         this.config = config;
     }
 
     @Override
     public String merchantPrivateKey() {
-        return config.privateKey().orElseThrow(() -> new IllegalStateException("alipay.private-key is not set"));
+        return config.privateKey().orElseThrow(() -> new IllegalStateException("shop.alipay.private-key (ALIPAY_PRIVATE_KEY) is not set"));
     }
 
     @Override
     public String alipayPublicKey() {
         return config.alipayPublicKey()
-                .orElseThrow(() -> new IllegalStateException("alipay.alipay-public-key is not set"));
+                .orElseThrow(() -> new IllegalStateException("shop.alipay.alipay-public-key (ALIPAY_PUBLIC_KEY) is not set"));
     }
 }

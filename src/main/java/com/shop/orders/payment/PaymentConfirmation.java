@@ -1,6 +1,5 @@
 package com.shop.orders.payment;
 
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -8,23 +7,26 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.events.OrderEvents;
 import com.shop.orders.events.OrderPaidEvent;
+import com.shop.orders.events.Outbox;
 import com.shop.orders.inventory.StockService;
 import com.shop.orders.order.Order;
 import com.shop.orders.order.OrderItem;
 import com.shop.orders.order.OrderMetrics;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.order.OrderStatus;
+import com.shop.orders.order.OrderTransition;
+import com.shop.orders.order.OrderTransitions;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Applies a payment that Alipay has confirmed (signed notify or trade query). Exactly one caller
- * moves the order from PENDING_PAYMENT to PAID and deducts its stock; money paid for an order
- * that was closed in the meantime is refunded, and the order stays closed.
+ * Applies a payment that Alipay has confirmed (verified notify or trade query). The one place that decides
+ * whether such a payment is accepted: the order must exist and the amount must be exactly its total.
+ * Exactly one caller moves the order from PENDING_PAYMENT to PAID, deducts its stock and writes the "order
+ * paid" event; money paid for an order that was closed meanwhile is refunded, and the order stays closed.
  */
 @ApplicationScoped
 public class PaymentConfirmation {
@@ -34,7 +36,11 @@ public class PaymentConfirmation {
     public enum Outcome {
         PAID_NOW,
         ALREADY_PAID,
-        REFUNDED
+        /** The order had been closed: the money went back to the buyer. */
+        REFUNDED,
+        /** Alipay's amount is not the order's total: neither accepted nor ignored, someone must look. */
+        AMOUNT_MISMATCH,
+        UNKNOWN_ORDER
     }
 
     /** Where the payment became known: the async notify or a trade query. */
@@ -43,62 +49,102 @@ public class PaymentConfirmation {
         QUERY
     }
 
+    private record Applied(Outcome outcome, Order order, Instant at) {
+    }
+
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final StockService stock;
-    private final OrderEvents events;
+    private final Outbox outbox;
     private final AlipayGateway alipay;
+    private final OrderTransitions transitions;
     private final OrderMetrics orderMetrics;
     private final MeterRegistry registry;
     private final Clock clock;
 
-    public PaymentConfirmation(OrderRepository orders, PaymentRepository payments, StockService stock,
-            OrderEvents events, AlipayGateway alipay, OrderMetrics orderMetrics, MeterRegistry registry, Clock clock) {
+    public PaymentConfirmation(OrderRepository orders, PaymentRepository payments, StockService stock, Outbox outbox,
+            AlipayGateway alipay, OrderTransitions transitions, OrderMetrics orderMetrics, MeterRegistry registry,
+            Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.stock = stock;
-        this.events = events;
+        this.outbox = outbox;
         this.alipay = alipay;
+        this.transitions = transitions;
         this.orderMetrics = orderMetrics;
         this.registry = registry;
         this.clock = clock;
+        registry.counter("payments.refunded");
     }
 
-    public Uni<Outcome> confirm(String orderNo, String tradeNo, BigDecimal amount, Source source) {
+    public Uni<Outcome> confirm(PaidTrade trade, Source source) {
         Instant now = clock.instant();
-        return Panache.withTransaction(() -> orders.findByOrderNo(orderNo)
-                .onItem().ifNull().failWith(() -> new IllegalArgumentException("No order " + orderNo))
-                .chain(order -> orders.markPaid(order.id, now)
-                        .chain(won -> won
-                                ? recordPayment(order, tradeNo, amount, now, source).replaceWith(Outcome.PAID_NOW)
-                                : orders.reload(order).map(PaymentConfirmation::closedOrAlreadyPaid))))
-                .chain(outcome -> outcome == Outcome.REFUNDED ? refund(orderNo, tradeNo, amount) : Uni.createFrom().item(outcome))
+        return Panache.withTransaction(() -> orders.findByOrderNo(trade.orderNo())
+                .chain(order -> apply(order, trade, source, now)))
+                .chain(applied -> afterCommit(applied, trade))
                 .invoke(outcome -> registry.counter("payments.confirmed", "source", source.name(), "outcome",
                         outcome.name()).increment());
     }
 
-    private Uni<Void> recordPayment(Order order, String tradeNo, BigDecimal amount, Instant paidAt, Source source) {
+    private Uni<Applied> apply(Order order, PaidTrade trade, Source source, Instant now) {
+        if (order == null) {
+            return Uni.createFrom().item(new Applied(Outcome.UNKNOWN_ORDER, null, now));
+        }
+        if (trade.amount() == null || trade.amount().compareTo(order.totalAmount) != 0) {
+            return Uni.createFrom().item(new Applied(Outcome.AMOUNT_MISMATCH, order, now));
+        }
+        return orders.markPaid(order.id, now).chain(won -> won
+                ? recordPayment(order, trade, source, now).replaceWith(new Applied(Outcome.PAID_NOW, order, now))
+                : lostTheTransition(order, now));
+    }
+
+    private Uni<Void> recordPayment(Order order, PaidTrade trade, Source source, Instant paidAt) {
         return orders.items(order.id)
                 .chain(items -> stock.deductAll(items.stream().map(OrderItem::stockLine).toList()))
-                .chain(() -> payments.markPaid(order.id, tradeNo, amount, paidAt))
-                .chain(() -> events.paid(new OrderPaidEvent(order.id, order.orderNo, order.memberId, amount, tradeNo,
-                        paidAt, source.name())))
-                .invoke(() -> orderMetrics.paid())
-                .invoke(() -> LOG.infof("Order %s paid (%s, trade %s)", order.orderNo, source, tradeNo));
+                .chain(() -> payments.markPaid(order.id, trade.tradeNo(), trade.amount(), paidAt))
+                .chain(() -> outbox.paid(new OrderPaidEvent(order.id, order.orderNo, order.memberId, trade.amount(),
+                        trade.tradeNo(), paidAt, source.name())));
     }
 
-    /** Lost the race: either someone else recorded this payment, or the order was closed first. */
-    private static Outcome closedOrAlreadyPaid(Order order) {
-        return order.status == OrderStatus.CLOSED ? Outcome.REFUNDED : Outcome.ALREADY_PAID;
+    /** Someone else recorded this payment already, or the order was closed first (then the money goes back). */
+    private Uni<Applied> lostTheTransition(Order order, Instant now) {
+        return orders.statusOf(order.id).map(status -> new Applied(
+                status == OrderStatus.CLOSED ? Outcome.REFUNDED : Outcome.ALREADY_PAID, order, now));
     }
 
-    /** The request number is fixed per order, so a repeated refund is a no-op at Alipay. */
-    private Uni<Outcome> refund(String orderNo, String tradeNo, BigDecimal amount) {
-        LOG.warnf("Order %s was paid after it had been closed: refunding %s", orderNo, amount);
-        return alipay.refund(orderNo, amount, orderNo + "-refund")
-                .chain(() -> Panache.withTransaction(() -> orders.findByOrderNo(orderNo)
-                        .chain(order -> payments.markRefunded(order.id, tradeNo, amount, clock.instant()))))
-                .invoke(() -> registry.counter("payments.refunded").increment())
+    private Uni<Outcome> afterCommit(Applied applied, PaidTrade trade) {
+        return switch (applied.outcome()) {
+            case PAID_NOW -> {
+                orderMetrics.paid();
+                transitions.announce(OrderTransition.paid(applied.order(), applied.at()));
+                LOG.infof("Order %s paid (trade %s)", trade.orderNo(), trade.tradeNo());
+                yield Uni.createFrom().item(Outcome.PAID_NOW);
+            }
+            case REFUNDED -> refund(applied.order(), trade);
+            case AMOUNT_MISMATCH -> {
+                LOG.errorf("Alipay reports order %s paid with %s, its total is %s: not accepted", trade.orderNo(),
+                        trade.amount(), applied.order().totalAmount);
+                yield Uni.createFrom().item(Outcome.AMOUNT_MISMATCH);
+            }
+            default -> Uni.createFrom().item(applied.outcome());
+        };
+    }
+
+    /** Once per order: the request number is fixed, and an order whose payment is already refunded is left alone. */
+    private Uni<Outcome> refund(Order order, PaidTrade trade) {
+        return Panache.withSession(() -> payments.findByOrderId(order.id))
+                .chain(payment -> payment != null && payment.status == PaymentStatus.REFUNDED
+                        ? Uni.createFrom().voidItem()
+                        : refundAtAlipay(order, trade))
                 .replaceWith(Outcome.REFUNDED);
+    }
+
+    private Uni<Void> refundAtAlipay(Order order, PaidTrade trade) {
+        LOG.warnf("Order %s was paid after it had been closed: refunding %s", order.orderNo, trade.amount());
+        return alipay.refund(order.orderNo, trade.amount(), order.orderNo + "-refund")
+                .chain(() -> Panache.withTransaction(() -> payments.markRefunded(order.id, trade.tradeNo(),
+                        trade.amount(), clock.instant())))
+                .invoke(() -> registry.counter("payments.refunded").increment())
+                .replaceWithVoid();
     }
 }

@@ -4,7 +4,10 @@ import java.util.Map;
 
 import com.shop.orders.common.ProblemException;
 
-/** Alipay refused (502) or could not be reached in time (503). Nothing was changed on our side. */
+/**
+ * Alipay refused (502) or could not be reached in time (503). Nothing was changed on our side. The
+ * detail names the call and Alipay's code only: Alipay's own message text is logged, not shown to members.
+ */
 public class PaymentGatewayException extends ProblemException {
 
     private PaymentGatewayException(int status, String title, String detail, Map<String, Object> extensions,
@@ -12,10 +15,9 @@ public class PaymentGatewayException extends ProblemException {
         super(status, title, detail, extensions, cause);
     }
 
-    static PaymentGatewayException refused(String method, String code, String subCode, String subMsg) {
+    static PaymentGatewayException refused(String method, String code, String subCode) {
         return new PaymentGatewayException(502, "Payment provider refused",
-                "Alipay answered " + method + " with " + code + (subCode == null ? "" : " / " + subCode)
-                        + (subMsg == null ? "" : ": " + subMsg),
+                "Alipay refused " + method + " (" + code + (subCode == null ? "" : " / " + subCode) + ")",
                 subCode == null ? Map.of() : Map.of("providerCode", subCode), null);
     }
 

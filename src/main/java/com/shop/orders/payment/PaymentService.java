@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 
 import com.shop.orders.common.ProblemException;
 import com.shop.orders.common.UniqueViolation;
@@ -15,9 +16,9 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Offers an order's Alipay QR code. Alipay is asked once per order; later calls return the
- * stored code. The pay deadline is the order's and never moves, so asking again neither
- * extends it nor starts another watch.
+ * Offers an order's Alipay QR code. Alipay is asked once per order; later calls return the stored code.
+ * The pay deadline is the order's and never moves, so asking again neither extends it nor starts
+ * anything new.
  */
 @ApplicationScoped
 public class PaymentService {
@@ -27,38 +28,36 @@ public class PaymentService {
     private final AlipayGateway alipay;
     private final QrCodeRenderer qrCodes;
     private final QrImageLinks links;
+    private final Event<PaymentOffered> offered;
     private final Clock clock;
 
     public PaymentService(OrderRepository orders, PaymentRepository payments, AlipayGateway alipay,
-            QrCodeRenderer qrCodes, QrImageLinks links, Clock clock) {
+            QrCodeRenderer qrCodes, QrImageLinks links, Event<PaymentOffered> offered, Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.alipay = alipay;
         this.qrCodes = qrCodes;
         this.links = links;
+        this.offered = offered;
         this.clock = clock;
     }
 
     public Uni<PaymentView> requestPayment(long orderId, String memberId) {
         // No database session is held while Alipay answers.
-        return Panache.withSession(() -> orders.findOwned(orderId, memberId)
-                .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
-                .invoke(this::requirePayable)
+        return Panache.withSession(() -> findPayable(orderId, memberId)
                 .chain(order -> payments.findByOrderId(orderId).map(existing -> new OrderPayment(order, existing))))
-                .chain(found -> (found.payment() != null
-                        ? Uni.createFrom().item(found.payment())
-                        : precreate(found.order()))
-                        .map(payment -> new PaymentView(payment.qrCode, links.linkFor(orderId),
-                                found.order().payDeadline)));
+                .chain(found -> qrCodeOf(found)
+                        .map(qrCode -> new PaymentView(qrCode, links.linkFor(orderId), found.order().payDeadline)));
     }
 
-    /** The stored PNG, for the owner or for the bearer of a valid signed link. */
+    /** The stored PNG, for the owner. */
     public Uni<byte[]> qrImage(long orderId, String memberId) {
         return Panache.withSession(() -> orders.findOwned(orderId, memberId)
                 .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
                 .chain(order -> qrImage(orderId)));
     }
 
+    /** The stored PNG, for the bearer of a valid signed link. */
     public Uni<byte[]> qrImage(long orderId) {
         return Panache.withSession(() -> payments.findByOrderId(orderId))
                 .onItem().ifNull().failWith(() -> new ProblemException(404, "No QR code",
@@ -66,13 +65,31 @@ public class PaymentService {
                 .map(payment -> payment.qrPng);
     }
 
+    private Uni<Order> findPayable(long orderId, String memberId) {
+        return orders.findOwned(orderId, memberId)
+                .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
+                .invoke(this::requirePayable);
+    }
+
+    private Uni<String> qrCodeOf(OrderPayment found) {
+        return found.payment() != null
+                ? Uni.createFrom().item(found.payment().qrCode)
+                : precreate(found.order()).map(payment -> payment.qrCode);
+    }
+
     private Uni<Payment> precreate(Order order) {
         return alipay.precreate(order.orderNo, order.totalAmount, "Order " + order.orderNo, order.payDeadline)
-                .chain(qrCode -> Panache.withTransaction(() -> newPayment(order, qrCode).persist())
-                        .replaceWith(() -> (Payment) null))
-                // A concurrent request stored the same code first.
+                .chain(qrCode -> store(order, qrCode))
+                // A concurrent request stored its code first: Alipay gave both the same one.
                 .onFailure(UniqueViolation::isCause).recoverWithNull()
                 .chain(() -> Panache.withSession(() -> payments.findByOrderId(order.id)));
+    }
+
+    private Uni<Void> store(Order order, String qrCode) {
+        return Panache.withTransaction(() -> newPayment(order, qrCode).persist())
+                .invoke(() -> offered.fire(new PaymentOffered(order.id, order.orderNo, order.createdAt,
+                        order.payDeadline)))
+                .replaceWithVoid();
     }
 
     private Payment newPayment(Order order, String qrCode) {

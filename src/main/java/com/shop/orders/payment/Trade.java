@@ -9,4 +9,8 @@ public record Trade(String orderNo, TradeStatus status, String tradeNo, BigDecim
     static Trade notExist(String orderNo) {
         return new Trade(orderNo, TradeStatus.NOT_EXIST, null, null, null);
     }
+
+    PaidTrade paid() {
+        return new PaidTrade(orderNo, tradeNo, totalAmount, paidAt);
+    }
 }

@@ -8,15 +8,20 @@ public enum TradeStatus {
     TRADE_SUCCESS,
     TRADE_FINISHED;
 
+    /** The one rule of what counts as paid, for notifies and queries alike. */
     public boolean isPaid() {
         return this == TRADE_SUCCESS || this == TRADE_FINISHED;
     }
 
-    static TradeStatus parse(String value) {
+    /** @throws IllegalArgumentException for a value Alipay does not send */
+    public static TradeStatus parse(String value) {
+        if (value == null) {
+            return NOT_EXIST;
+        }
         try {
-            return value == null ? NOT_EXIST : valueOf(value);
+            return valueOf(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("Unknown Alipay trade status " + value, e);
+            throw new IllegalArgumentException("Unknown Alipay trade status " + value, e);
         }
     }
 }

@@ -45,7 +45,7 @@ public class NotifySender {
     private final HttpClient http;
 
     public NotifySender(SandboxKeys keys, SandboxFaults faults, SandboxConfig config,
-                        @ConfigProperty(name = "alipay.app-id", defaultValue = "2021000000000001") String appId) {
+                        @ConfigProperty(name = "shop.alipay.app-id", defaultValue = "2021000000000001") String appId) {
         this.keys = keys;
         this.faults = faults;
         this.retrySchedule = List.copyOf(config.notifyRetrySchedule());

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** Settings of the Alipay stand-in; every key has a default so the sandbox needs no configuration. */
-@ConfigMapping(prefix = "sandbox.alipay")
+@ConfigMapping(prefix = "shop.sandbox")
 public interface SandboxConfig {
 
     /**

@@ -40,7 +40,7 @@ public class SandboxGateway {
 
     public SandboxGateway(SandboxKeys keys, SandboxTrades trades, TradeMethods methods, SandboxFaults faults,
                          SandboxConfig config,
-                         @ConfigProperty(name = "alipay.app-id", defaultValue = "2021000000000001") String appId) {
+                         @ConfigProperty(name = "shop.alipay.app-id", defaultValue = "2021000000000001") String appId) {
         this.keys = keys;
         this.trades = trades;
         this.methods = methods;

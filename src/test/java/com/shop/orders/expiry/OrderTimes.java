@@ -5,13 +5,13 @@ import java.time.LocalDateTime;
 
 import com.shop.orders.testsupport.TestDb;
 
-/** When an order had to be paid by and when it was closed, as stored. */
-record OrderTimes(LocalDateTime deadline, LocalDateTime closedAt, LocalDateTime paidAt) {
+/** When an order was placed, had to be paid by, and was closed or paid, as stored (UTC). */
+record OrderTimes(LocalDateTime createdAt, LocalDateTime deadline, LocalDateTime closedAt, LocalDateTime paidAt) {
 
     static OrderTimes of(int orderId) {
-        return TestDb.query("SELECT pay_deadline, closed_at, paid_at FROM orders WHERE id = ?",
+        return TestDb.query("SELECT created_at, pay_deadline, closed_at, paid_at FROM orders WHERE id = ?",
                 rs -> new OrderTimes(rs.getObject(1, LocalDateTime.class), rs.getObject(2, LocalDateTime.class),
-                        rs.getObject(3, LocalDateTime.class)),
+                        rs.getObject(3, LocalDateTime.class), rs.getObject(4, LocalDateTime.class)),
                 orderId).get(0);
     }
 

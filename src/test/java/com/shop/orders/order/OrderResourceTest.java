@@ -42,8 +42,8 @@ class OrderResourceTest {
         assertEquals(new TestDb.SkuRow(10, 3), TestDb.sku(sku));
         String deadline = as(member).get("/api/orders/" + id).then().statusCode(200).extract().path("payDeadline");
         Duration window = Duration.between(before, Instant.parse(deadline));
-        // %test pay timeout is 10 s
-        assertEquals(10, window.toSeconds(), 1);
+        // %test pay timeout is 6 s
+        assertEquals(6, window.toSeconds(), 1);
         as(member).get("/api/skus/" + sku).then().statusCode(200).body("available", equalTo(7));
     }
 

@@ -10,14 +10,15 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * Real RocketMQ name server + broker (separate JVMs, see {@link LocalRocketMq}) for {@code @QuarkusTest}s, with
- * transaction checks fast enough for tests: first check after 1 s, then every 1 s, at most 15.
+ * transaction checks fast enough for tests: first check after 1 s, then every 1 s, at most 5 (fewer than an
+ * order's pay window in tests lasts, so that every order's expiry message is renewed once).
  *
  * <p>A broker already started in this JVM (system properties of {@link LocalRocketMq#start()}) is reused and then
  * left running for its owner to stop. Tests can stop/restart the broker with {@code LocalRocketMq.current()}.
  */
 public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager {
 
-    public static final int TEST_CHECK_MAX = 15;
+    public static final int TEST_CHECK_MAX = 5;
 
     private LocalRocketMq rocketMq;
     private boolean owner;
@@ -41,7 +42,7 @@ public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager
         rocketMq.createTopics(topics().toArray(String[]::new));
         return Map.of(
                 "shop.rocketmq.name-server", rocketMq.nameServerAddress(),
-                "expiry.broker-check-max", Integer.toString(TEST_CHECK_MAX));
+                "shop.expiry.broker-check-max", Integer.toString(TEST_CHECK_MAX));
     }
 
     @Override
@@ -54,12 +55,12 @@ public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager
 
     private static Set<String> topics() {
         Set<String> topics = new LinkedHashSet<>();
-        topics.add("order-timeout");
+        topics.add("order-expiry");
         topics.add("order-paid");
         try {
             var config = ConfigProvider.getConfig();
-            config.getOptionalValue("expiry.topic", String.class).ifPresent(topics::add);
-            config.getOptionalValue("events.paid-topic", String.class).ifPresent(topics::add);
+            config.getOptionalValue("shop.expiry.topic", String.class).ifPresent(topics::add);
+            config.getOptionalValue("shop.events.paid-topic", String.class).ifPresent(topics::add);
         } catch (RuntimeException | LinkageError e) {
             // no config available this early: the defaults above
         }

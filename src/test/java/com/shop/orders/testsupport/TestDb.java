@@ -114,10 +114,11 @@ public final class TestDb {
         }
     }
 
+    /** The application's database: the test profile's, or the packaged service's in integration tests. */
     private static Connection connect() throws SQLException {
         var config = ConfigProvider.getConfig();
         return DriverManager.getConnection(
-                config.getValue("quarkus.datasource.jdbc.url", String.class),
+                System.getProperty("test.jdbc.url", config.getValue("quarkus.datasource.jdbc.url", String.class)),
                 config.getValue("quarkus.datasource.username", String.class),
                 config.getValue("quarkus.datasource.password", String.class));
     }

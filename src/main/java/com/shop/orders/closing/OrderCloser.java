@@ -1,0 +1,131 @@
+package com.shop.orders.closing;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.shop.orders.common.ProblemException;
+import com.shop.orders.inventory.StockService;
+import com.shop.orders.order.CloseReason;
+import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderItem;
+import com.shop.orders.order.OrderMetrics;
+import com.shop.orders.order.OrderNotFoundException;
+import com.shop.orders.order.OrderQueries;
+import com.shop.orders.order.OrderRepository;
+import com.shop.orders.order.OrderStatus;
+import com.shop.orders.order.OrderTransition;
+import com.shop.orders.order.OrderTransitions;
+import com.shop.orders.order.OrderView;
+import com.shop.orders.payment.TradeCloser;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The one way an unpaid order is closed, whether the member cancels it or its pay deadline passed: first
+ * make sure its Alipay trade can take no more money (if it turns out paid, the order is paid instead),
+ * then PENDING_PAYMENT to CLOSED and release the reserved stock in one transaction. Redelivered messages,
+ * concurrent sweeps and replicas lose the conditional update and change nothing.
+ */
+@ApplicationScoped
+public class OrderCloser {
+
+    private static final Logger LOG = Logger.getLogger(OrderCloser.class);
+
+    public enum Outcome {
+        CLOSED,
+        /** Closed or paid by someone else: nothing to do. */
+        ALREADY_DECIDED,
+        /** Alipay had the money: the order is PAID now. */
+        PAID,
+        /** The deadline has not passed yet. */
+        NOT_DUE
+    }
+
+    private final OrderRepository orders;
+    private final OrderQueries queries;
+    private final StockService stock;
+    private final TradeCloser trades;
+    private final OrderTransitions transitions;
+    private final OrderMetrics metrics;
+    private final Clock clock;
+
+    public OrderCloser(OrderRepository orders, OrderQueries queries, StockService stock, TradeCloser trades,
+            OrderTransitions transitions, OrderMetrics metrics, Clock clock) {
+        this.orders = orders;
+        this.queries = queries;
+        this.stock = stock;
+        this.trades = trades;
+        this.transitions = transitions;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** Closes the member's unpaid order; 409 when it is paid or closed, also when that happened meanwhile. */
+    public Uni<OrderView> cancelByMember(long id, String memberId) {
+        return Panache.withSession(() -> orders.findOwned(id, memberId))
+                .onItem().ifNull().failWith(() -> new OrderNotFoundException(id))
+                .chain(order -> order.isPending()
+                        ? close(order, CloseReason.MEMBER_CANCELLED)
+                        : Uni.createFrom().failure(notCancellable(id, order.status)))
+                .chain(outcome -> outcome == Outcome.CLOSED
+                        ? queries.findOwned(id, memberId)
+                        : decidedMeanwhile(id));
+    }
+
+    /** Closes the order if it is still unpaid and its deadline has passed. */
+    public Uni<Outcome> closeIfOverdue(String orderNo) {
+        return Panache.withSession(() -> orders.findByOrderNo(orderNo)).chain(order -> {
+            if (order == null || !order.isPending()) {
+                return Uni.createFrom().item(Outcome.ALREADY_DECIDED);
+            }
+            return order.isPastDeadline(clock.instant())
+                    ? close(order, CloseReason.EXPIRED)
+                    : Uni.createFrom().item(Outcome.NOT_DUE);
+        });
+    }
+
+    private Uni<Outcome> close(Order order, CloseReason reason) {
+        return trades.close(order.id, order.orderNo).chain(closure -> closure == TradeCloser.Closure.PAID
+                ? Uni.createFrom().item(Outcome.PAID)
+                : closeAndRelease(order, reason));
+    }
+
+    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason) {
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> orders.markClosed(order.id, reason, now)
+                .chain(won -> won ? release(order).replaceWith(Outcome.CLOSED) : Uni.createFrom().item(Outcome.ALREADY_DECIDED)))
+                .invoke(outcome -> {
+                    if (outcome == Outcome.CLOSED) {
+                        closed(order, reason, now);
+                    }
+                });
+    }
+
+    private Uni<Void> release(Order order) {
+        return orders.items(order.id)
+                .chain(items -> stock.releaseAll(items.stream().map(OrderItem::stockLine).toList()));
+    }
+
+    private void closed(Order order, CloseReason reason, Instant at) {
+        metrics.closed(reason, order.payDeadline, at);
+        transitions.announce(OrderTransition.closed(order, reason, at));
+        LOG.infof("Order %s closed (%s)", order.orderNo, reason);
+    }
+
+    /** The member lost a race (paid or closed by someone else a moment ago): say what it is now. */
+    private Uni<OrderView> decidedMeanwhile(long id) {
+        return Panache.withSession(() -> orders.statusOf(id))
+                .chain(status -> Uni.createFrom().failure(notCancellable(id, status)));
+    }
+
+    private static ProblemException notCancellable(long id, OrderStatus status) {
+        return new ProblemException(409, "Order not cancellable", "Order " + id + " is " + status,
+                Map.of("status", status.name()));
+    }
+}

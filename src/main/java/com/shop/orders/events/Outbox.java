@@ -1,0 +1,38 @@
+package com.shop.orders.events;
+
+import java.time.Clock;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.smallrye.mutiny.Uni;
+
+/** Records events in the outbox; call inside the (Hibernate) transaction that makes the change they report. */
+@ApplicationScoped
+public class Outbox {
+
+    private final ObjectMapper json;
+    private final EventsConfig config;
+    private final Clock clock;
+
+    public Outbox(ObjectMapper json, EventsConfig config, Clock clock) {
+        this.json = json;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public Uni<Void> paid(OrderPaidEvent event) {
+        OutboxEvent outbox = new OutboxEvent();
+        outbox.topic = config.paidTopic();
+        outbox.messageKey = event.orderNo();
+        outbox.createdAt = clock.instant();
+        try {
+            outbox.payload = json.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            return Uni.createFrom().failure(e);
+        }
+        return outbox.persist().replaceWithVoid();
+    }
+}

@@ -1,0 +1,109 @@
+package com.shop.orders.expiry;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.rocketmq.client.producer.LocalTransactionState;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.jboss.logging.Logger;
+
+import com.shop.orders.common.MutinyBridge;
+import com.shop.orders.order.OrderRepository;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.hibernate.reactive.panache.Panache;
+
+/**
+ * Answers the broker's check-backs of expiry messages ({@link ExpiryDecision} says what). Every answer is
+ * made from memory, without I/O: the deadline travels with the message, decided orders are known from
+ * their announced transitions, and a due Alipay query runs on its own ({@link PaymentProbe}). Answers must
+ * be fast: the broker sends a whole pass of checks in a burst, and a check answered after its next pass
+ * is checked again (and, past the deadline, committed and delivered again).
+ */
+@ApplicationScoped
+public class ExpiryCheck implements TransactionListener {
+
+    private static final Logger LOG = Logger.getLogger(ExpiryCheck.class);
+
+    private final DecidedOrders decided;
+    private final PaymentProbe probe;
+    private final OrderRepository orders;
+    private final ExpiryConfig config;
+    private final MeterRegistry registry;
+    private final Clock clock;
+
+    public ExpiryCheck(DecidedOrders decided, PaymentProbe probe, OrderRepository orders, ExpiryConfig config,
+            MeterRegistry registry, Clock clock) {
+        this.decided = decided;
+        this.probe = probe;
+        this.orders = orders;
+        this.config = config;
+        this.registry = registry;
+        this.clock = clock;
+        for (LocalTransactionState answer : LocalTransactionState.values()) {
+            timer(answer);
+        }
+    }
+
+    /** The order is committed already (messages are sent after placement): let the check-backs decide. */
+    @Override
+    public LocalTransactionState executeLocalTransaction(Message message, Object arg) {
+        return LocalTransactionState.UNKNOW;
+    }
+
+    @Override
+    public LocalTransactionState checkLocalTransaction(MessageExt message) {
+        long start = System.nanoTime();
+        ExpiryMessage expiry = ExpiryMessage.of(message);
+        int checkTimes = checkTimes(message);
+        LocalTransactionState answer;
+        try {
+            answer = expiry.carriesTimes() ? answerFromMemory(expiry, checkTimes) : answerFromDatabase(expiry, checkTimes);
+        } catch (Throwable e) {
+            LOG.warnf("Check-back for %s failed (%s); asking again later", expiry.orderNo(), e.toString());
+            answer = ExpiryDecision.waiting(checkTimes, config.brokerCheckMax());
+        }
+        timer(answer).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        return answer;
+    }
+
+    private Timer timer(LocalTransactionState answer) {
+        return Timer.builder("expiry.checks").description("Check-backs of expiry messages by answer, and how long each took")
+                .tag("answer", answer.name()).register(registry);
+    }
+
+    private LocalTransactionState answerFromMemory(ExpiryMessage expiry, int checkTimes) {
+        Instant now = clock.instant();
+        LocalTransactionState answer = ExpiryDecision.answer(decided.isDecided(expiry.orderNo()), expiry.deadline(),
+                now, checkTimes, config.brokerCheckMax());
+        if (answer == LocalTransactionState.UNKNOW) {
+            probe.probeIfDue(expiry, now);
+        }
+        return answer;
+    }
+
+    /** A message from before the deadline travelled with it: the order in the database says. */
+    private LocalTransactionState answerFromDatabase(ExpiryMessage expiry, int checkTimes) throws Throwable {
+        return MutinyBridge.await(() -> Panache.withSession(() -> orders.findByOrderNo(expiry.orderNo()))
+                .map(order -> ExpiryDecision.answer(order == null || !order.isPending(),
+                        order == null ? clock.instant() : order.payDeadline, clock.instant(), checkTimes,
+                        config.brokerCheckMax())),
+                config.checkTimeout());
+    }
+
+    private static int checkTimes(MessageExt message) {
+        String value = message.getProperty(MessageConst.PROPERTY_TRANSACTION_CHECK_TIMES);
+        try {
+            return value == null ? 1 : Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+}

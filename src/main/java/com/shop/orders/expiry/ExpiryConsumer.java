@@ -1,0 +1,85 @@
+package com.shop.orders.expiry;
+
+import java.util.List;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.jboss.logging.Logger;
+
+import com.shop.orders.common.MutinyBridge;
+import com.shop.orders.common.RocketMqClients;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * Receives committed expiry messages and hands them to {@link ExpiryHandler}. A failure answers
+ * RECONSUME_LATER, so the broker delivers the message again later; handling is idempotent.
+ */
+@ApplicationScoped
+public class ExpiryConsumer implements MessageListenerConcurrently {
+
+    private static final Logger LOG = Logger.getLogger(ExpiryConsumer.class);
+
+    private final ExpiryHandler handler;
+    private final RocketMqClients clients;
+    private final ExpiryConfig config;
+    private final MeterRegistry registry;
+    private volatile DefaultMQPushConsumer consumer;
+
+    public ExpiryConsumer(ExpiryHandler handler, RocketMqClients clients, ExpiryConfig config, MeterRegistry registry) {
+        this.handler = handler;
+        this.clients = clients;
+        this.config = config;
+        this.registry = registry;
+        registry.counter("expiry.consumer.retries");
+    }
+
+    void onStart(@Observes StartupEvent event) throws MQClientException {
+        DefaultMQPushConsumer created = clients.pushConsumer(config.consumerGroup());
+        created.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        created.setConsumeThreadMin(config.consumer().threads());
+        created.setConsumeThreadMax(config.consumer().threads());
+        created.setConsumeMessageBatchMaxSize(1);
+        created.subscribe(config.topic(), "*");
+        created.registerMessageListener(this);
+        created.start();
+        consumer = created;
+    }
+
+    /** Before anything else at shutdown: take no more messages, let the ones being handled finish. */
+    void onStop(@Observes @Priority(5) ShutdownEvent event) {
+        if (consumer != null) {
+            consumer.setAwaitTerminationMillisWhenShutdown(config.consumer().handleTimeout().toMillis());
+            consumer.shutdown();
+            consumer = null;
+        }
+    }
+
+    @Override
+    public ConsumeConcurrentlyStatus consumeMessage(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
+        for (MessageExt message : messages) {
+            String orderNo = ExpiryMessage.of(message).orderNo();
+            try {
+                MutinyBridge.await(() -> handler.onExpiry(orderNo), config.consumer().handleTimeout());
+            } catch (Throwable e) {
+                registry.counter("expiry.consumer.retries").increment();
+                LOG.warnf("Expiry of %s not handled (attempt %d): %s; retrying later", orderNo,
+                        message.getReconsumeTimes() + 1, e.toString());
+                context.setDelayLevelWhenNextConsume(config.consumer().retryDelayLevel());
+                return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+            }
+        }
+        return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+    }
+}

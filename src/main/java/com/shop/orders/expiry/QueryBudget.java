@@ -1,0 +1,87 @@
+package com.shop.orders.expiry;
+
+import java.time.Instant;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import com.shop.orders.payment.PaymentOffered;
+
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.hash.ReactiveHashCommands;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
+
+/**
+ * How many Alipay queries each order with a QR code has had, in Redis, shared by every instance (any of
+ * them may receive an order's check-back). Opened when the QR code is offered, with a TTL; an order
+ * without state (no QR code, or the state was lost with Redis) is never queried by the check-back: the
+ * close path still asks Alipay at the deadline.
+ */
+@ApplicationScoped
+public class QueryBudget {
+
+    private static final Logger LOG = Logger.getLogger(QueryBudget.class);
+    private static final String QUERIES = "queries";
+    private static final String LAST = "lastQueryAt";
+    /** Takes a query only if nobody took one since the state was read, and never recreates a lost key. */
+    private static final String CLAIM = """
+            if redis.call('exists', KEYS[1]) == 0 then return 0 end
+            if (redis.call('hget', KEYS[1], 'queries') or '0') ~= ARGV[1] then return 0 end
+            redis.call('hincrby', KEYS[1], 'queries', 1)
+            redis.call('hset', KEYS[1], 'lastQueryAt', ARGV[2])
+            return 1""";
+
+    private final ReactiveRedisDataSource redis;
+    private final ReactiveHashCommands<String, String, String> hashes;
+    private final QueryRule rule;
+    private final ExpiryConfig config;
+
+    public QueryBudget(ReactiveRedisDataSource redis, ExpiryConfig config) {
+        this.redis = redis;
+        this.hashes = redis.hash(String.class);
+        this.rule = QueryRule.of(config.query());
+        this.config = config;
+    }
+
+    void onOffered(@Observes PaymentOffered offered) {
+        String key = key(offered.orderNo());
+        long expireAt = offered.payDeadline().plus(config.query().stateTtlAfterDeadline()).toEpochMilli();
+        hashes.hset(key, QUERIES, "0")
+                .chain(() -> redis.key().pexpireat(key, expireAt))
+                .subscribe().with(done -> {
+                }, failure -> LOG.debugf("No query budget for %s (%s): only the close path will ask Alipay",
+                        offered.orderNo(), failure.toString()));
+    }
+
+    /** True when a query of this order is due now; it is then counted as made. */
+    Uni<Boolean> claim(String orderNo, Instant createdAt, Instant now) {
+        String key = key(orderNo);
+        return hashes.hmget(key, QUERIES, LAST).chain(state -> {
+            if (state.get(QUERIES) == null) {
+                return Uni.createFrom().item(false);
+            }
+            long queries = Long.parseLong(state.get(QUERIES));
+            Instant last = state.get(LAST) == null ? null : Instant.ofEpochMilli(Long.parseLong(state.get(LAST)));
+            return rule.isDue(createdAt, queries, last, now)
+                    ? take(key, queries, now)
+                    : Uni.createFrom().item(false);
+        });
+    }
+
+    private Uni<Boolean> take(String key, long queriesSoFar, Instant now) {
+        return redis.execute("EVAL", CLAIM, "1", key, Long.toString(queriesSoFar), Long.toString(now.toEpochMilli()))
+                .map(Response::toInteger)
+                .map(taken -> taken == 1);
+    }
+
+    QueryRule rule() {
+        return rule;
+    }
+
+    static String key(String orderNo) {
+        return "shop:expiry:query:" + orderNo;
+    }
+}

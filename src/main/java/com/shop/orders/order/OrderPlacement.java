@@ -1,0 +1,227 @@
+package com.shop.orders.order;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+
+import com.shop.orders.common.ProblemException;
+import com.shop.orders.common.Sql;
+import com.shop.orders.common.UniqueViolation;
+import com.shop.orders.inventory.InsufficientStockException;
+import com.shop.orders.inventory.SkuCatalog;
+import com.shop.orders.inventory.SkuCatalog.PricedSku;
+import com.shop.orders.inventory.StockLocks;
+import com.shop.orders.inventory.StockLocks.PricedLine;
+
+import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.mysqlclient.MySQLClient;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Places orders: the order, its items and the stock reservation of every line in one transaction, all
+ * lines or none. The hot path of the service, so it is plain SQL on the reactive pool (no ORM), needs no
+ * read inside the transaction, and reserves stock last, right before COMMIT: on a hot SKU every order
+ * waits for that row's lock, and the lock is held from the UPDATE to the COMMIT only.
+ */
+@ApplicationScoped
+public class OrderPlacement {
+
+    private static final String IDEMPOTENCY_KEY = "uk_orders_member_idempotency";
+
+    private final Pool pool;
+    private final SkuCatalog catalog;
+    private final StockLocks stock;
+    private final OrderQueries queries;
+    private final OrderMetrics metrics;
+    private final OrderConfig config;
+    private final Event<OrderPlaced> placed;
+    private final Clock clock;
+
+    public OrderPlacement(Pool pool, SkuCatalog catalog, StockLocks stock, OrderQueries queries, OrderMetrics metrics,
+            OrderConfig config, Event<OrderPlaced> placed, Clock clock) {
+        this.pool = pool;
+        this.catalog = catalog;
+        this.stock = stock;
+        this.queries = queries;
+        this.metrics = metrics;
+        this.config = config;
+        this.placed = placed;
+        this.clock = clock;
+    }
+
+    /**
+     * Creates the order. With an idempotency key, a retry of the same request returns the order the first
+     * one created (also when both run at once); the same key with another body is refused.
+     */
+    public Uni<PlacedOrder> place(String memberId, PlaceOrderRequest request, String idempotencyKey) {
+        checkLimits(request);
+        String requestHash = hash(request);
+        Timer.Sample sample = metrics.startPlacement();
+        return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, true)
+                .invoke(order -> metrics.placed(sample))
+                .invoke(order -> placed.fire(new OrderPlaced(order.id(), order.orderNo(), order.createdAt(),
+                        order.payDeadline())))
+                .map(order -> new PlacedOrder(order, false))
+                .onFailure(f -> idempotencyKey != null && UniqueViolation.isCause(f, IDEMPOTENCY_KEY))
+                .recoverWithUni(() -> replay(memberId, idempotencyKey, requestHash));
+    }
+
+    private Uni<OrderView> placeAtCurrentPrices(String memberId, PlaceOrderRequest request, String idempotencyKey,
+            String requestHash, boolean mayRetry) {
+        return catalog.find(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList())
+                .map(skus -> newOrder(memberId, request, skus, idempotencyKey, requestHash))
+                .chain(order -> insert(order)
+                        .onFailure(StockLocks.NotLocked.class).recoverWithUni(failure -> notLocked(
+                                (StockLocks.NotLocked) failure, order, memberId, request, idempotencyKey, requestHash,
+                                mayRetry)));
+    }
+
+    /**
+     * A line could not be reserved: not enough stock, or the SKU's price changed since the catalog read it
+     * (then the order is computed again at the new price, once).
+     */
+    private Uni<OrderView> notLocked(StockLocks.NotLocked failure, NewOrder order, String memberId,
+            PlaceOrderRequest request, String idempotencyKey, String requestHash, boolean mayRetry) {
+        long skuId = failure.skuId();
+        catalog.forget(skuId);
+        return catalog.find(List.of(skuId)).chain(current -> {
+            PricedSku now = current.get(skuId);
+            boolean repriced = now != null && now.price().compareTo(order.priceOf(skuId)) != 0;
+            return repriced && mayRetry
+                    ? placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, false)
+                    : Uni.createFrom().failure(new InsufficientStockException(skuId));
+        });
+    }
+
+    private Uni<OrderView> insert(NewOrder order) {
+        return pool.withTransaction(connection -> insertOrder(connection, order)
+                .call(orderId -> insertItems(connection, orderId, order))
+                // Last before COMMIT: the shortest possible hold of each SKU's row lock.
+                .call(orderId -> stock.lockAll(connection, order.stockLines()))
+                .map(order::view));
+    }
+
+    private Uni<Long> insertOrder(SqlConnection connection, NewOrder order) {
+        return connection.preparedQuery("INSERT INTO orders (order_no, member_id, status, total_amount, pay_deadline, "
+                + "created_at, idempotency_key, request_hash) VALUES (?, ?, 'PENDING_PAYMENT', ?, ?, ?, ?, ?)")
+                .execute(Tuple.from(List.of(order.orderNo(), order.memberId(), order.total(), Sql.utc(order.deadline()),
+                        Sql.utc(order.createdAt()))).addValue(order.idempotencyKey()).addValue(order.requestHash()))
+                .map(rows -> rows.property(MySQLClient.LAST_INSERTED_ID));
+    }
+
+    private Uni<Void> insertItems(SqlConnection connection, long orderId, NewOrder order) {
+        String values = String.join(", ", Collections.nCopies(order.lines().size(), "(?, ?, ?, ?, ?)"));
+        Tuple params = Tuple.tuple();
+        for (NewOrder.Line line : order.lines()) {
+            params.addLong(orderId).addLong(line.sku().id()).addString(line.sku().name())
+                    .addValue(line.sku().price()).addInteger(line.quantity());
+        }
+        return connection.preparedQuery("INSERT INTO order_item (order_id, sku_id, sku_name, unit_price, quantity) "
+                + "VALUES " + values).execute(params).replaceWithVoid();
+    }
+
+    private Uni<PlacedOrder> replay(String memberId, String idempotencyKey, String requestHash) {
+        return queries.findByIdempotencyKey(memberId, idempotencyKey)
+                .onItem().ifNull().failWith(() -> new IllegalStateException("Order with idempotency key vanished"))
+                .map(existing -> {
+                    if (!existing.requestHash().equals(requestHash)) {
+                        throw new ProblemException(422, "Idempotency key reused",
+                                "This Idempotency-Key was already used for a different order request");
+                    }
+                    return new PlacedOrder(existing.view(), true);
+                });
+    }
+
+    private NewOrder newOrder(String memberId, PlaceOrderRequest request, Map<Long, PricedSku> skus,
+            String idempotencyKey, String requestHash) {
+        List<Long> unknown = request.items().stream().map(PlaceOrderRequest.Line::skuId)
+                .filter(id -> !skus.containsKey(id)).toList();
+        if (!unknown.isEmpty()) {
+            throw new UnknownSkuException(unknown);
+        }
+        // The database keeps microseconds: answer with the times as they are stored.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        List<NewOrder.Line> lines = new ArrayList<>();
+        request.items().forEach(line -> lines.add(new NewOrder.Line(skus.get(line.skuId()), line.quantity())));
+        return new NewOrder(OrderNumbers.next(now), memberId, now, now.plus(config.payTimeout()), idempotencyKey,
+                requestHash, lines);
+    }
+
+    private void checkLimits(PlaceOrderRequest request) {
+        if (request.items().size() > config.maxLines()) {
+            throw ProblemException.invalid("items", "at most " + config.maxLines() + " lines per order");
+        }
+        Set<Long> seen = new HashSet<>();
+        for (int i = 0; i < request.items().size(); i++) {
+            PlaceOrderRequest.Line line = request.items().get(i);
+            if (line.quantity() > config.maxQuantity()) {
+                throw ProblemException.invalid("items[" + i + "].quantity", "must be at most " + config.maxQuantity());
+            }
+            if (!seen.add(line.skuId())) {
+                throw ProblemException.invalid("items[" + i + "].skuId",
+                        "SKU " + line.skuId() + " appears in more than one line");
+            }
+        }
+    }
+
+    /** Identifies the request's content, so that a reused key with a different body is refused. */
+    private static String hash(PlaceOrderRequest request) {
+        String canonical = request.items().stream()
+                .sorted(Comparator.comparing(PlaceOrderRequest.Line::skuId))
+                .map(line -> line.skuId() + "x" + line.quantity())
+                .collect(Collectors.joining(","));
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An order about to be written. */
+    private record NewOrder(String orderNo, String memberId, Instant createdAt, Instant deadline,
+            String idempotencyKey, String requestHash, List<Line> lines) {
+
+        record Line(PricedSku sku, int quantity) {
+        }
+
+        BigDecimal total() {
+            return lines.stream().map(line -> line.sku().price().multiply(BigDecimal.valueOf(line.quantity())))
+                    .reduce(BigDecimal.ZERO, BigDecimal::add);
+        }
+
+        BigDecimal priceOf(long skuId) {
+            return lines.stream().filter(line -> line.sku().id() == skuId).findFirst().orElseThrow().sku().price();
+        }
+
+        List<PricedLine> stockLines() {
+            return lines.stream().map(line -> new PricedLine(line.sku().id(), line.quantity(), line.sku().price()))
+                    .toList();
+        }
+
+        OrderView view(long id) {
+            return new OrderView(id, orderNo, OrderStatus.PENDING_PAYMENT, null, total(), deadline, createdAt, null,
+                    null, lines.stream().map(line -> new OrderView.Item(line.sku().id(), line.sku().name(),
+                            line.sku().price(), line.quantity())).toList());
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package com.shop.orders.payment;
+
+import java.math.BigDecimal;
+import java.util.Date;
+
+/**
+ * How Alipay's answers are read: {@code code == 10000} is success (the SDK's {@code isSuccess()} only
+ * means that no sub_code came), and a few sub_codes are answers rather than failures. Pure, so that
+ * every reading is unit-tested without a gateway.
+ */
+final class AlipayReplies {
+
+    static final String SUCCESS = "10000";
+    static final String TRADE_NOT_EXIST = "ACQ.TRADE_NOT_EXIST";
+    static final String TRADE_STATUS_ERROR = "ACQ.TRADE_STATUS_ERROR";
+
+    /** What {@code alipay.trade.close} did. */
+    enum CloseResult {
+        CLOSED,
+        /** Never scanned: there is no trade to close, but the QR code may still be payable. */
+        NOT_EXIST,
+        /** Paid, or closed already: a query tells which. */
+        NOT_CLOSABLE
+    }
+
+    /** What {@code alipay.trade.cancel} did. */
+    enum CancelResult {
+        /** The trade (or the unscanned QR code) is closed and can no longer be paid. */
+        CLOSED,
+        /** It had been paid: Alipay refunded the buyer. */
+        REFUNDED
+    }
+
+    private AlipayReplies() {
+    }
+
+    static boolean isSuccess(String code) {
+        return SUCCESS.equals(code);
+    }
+
+    /** The outcome tag of a call in metrics: success, or what Alipay answered instead. */
+    static String outcome(String code, String subCode) {
+        return isSuccess(code) ? "success" : subCode == null ? String.valueOf(code) : subCode;
+    }
+
+    static CloseResult close(String code, String subCode) {
+        if (isSuccess(code)) {
+            return CloseResult.CLOSED;
+        }
+        if (TRADE_NOT_EXIST.equals(subCode)) {
+            return CloseResult.NOT_EXIST;
+        }
+        if (TRADE_STATUS_ERROR.equals(subCode)) {
+            return CloseResult.NOT_CLOSABLE;
+        }
+        return null;
+    }
+
+    /** Cancel answers "close" or "refund" as its action; anything else is no answer to rely on. */
+    static CancelResult cancel(String code, String action) {
+        if (!isSuccess(code)) {
+            return null;
+        }
+        return switch (action == null ? "" : action) {
+            case "close" -> CancelResult.CLOSED;
+            case "refund" -> CancelResult.REFUNDED;
+            default -> null;
+        };
+    }
+
+    /** A query answer as a trade; null when Alipay did not answer it. */
+    static Trade trade(String orderNo, String code, String subCode, String tradeStatus, String tradeNo,
+            String totalAmount, Date paidAt) {
+        if (TRADE_NOT_EXIST.equals(subCode)) {
+            return Trade.notExist(orderNo);
+        }
+        if (!isSuccess(code)) {
+            return null;
+        }
+        return new Trade(orderNo, TradeStatus.parse(tradeStatus), tradeNo,
+                totalAmount == null ? null : new BigDecimal(totalAmount), paidAt == null ? null : paidAt.toInstant());
+    }
+}

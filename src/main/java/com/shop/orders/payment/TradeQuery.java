@@ -1,0 +1,49 @@
+package com.shop.orders.payment;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.Uni;
+
+/** Asks Alipay about an order's trade and records a payment that the notify did not bring (lost or late). */
+@ApplicationScoped
+public class TradeQuery {
+
+    private final AlipayGateway alipay;
+    private final PaymentConfirmation confirmation;
+    private final Timer detection;
+    private final Clock clock;
+
+    public TradeQuery(AlipayGateway alipay, PaymentConfirmation confirmation, MeterRegistry registry, Clock clock) {
+        this.alipay = alipay;
+        this.confirmation = confirmation;
+        this.clock = clock;
+        this.detection = Timer.builder("payments.lost_notify.detection")
+                .description("Time from a payment to its discovery by a trade query (its notify was lost or late)")
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+
+    /** True when Alipay has the money and the payment is now recorded. */
+    public Uni<Boolean> recordIfPaid(String orderNo) {
+        return alipay.query(orderNo).chain(trade -> trade.status().isPaid()
+                ? record(trade)
+                : Uni.createFrom().item(false));
+    }
+
+    private Uni<Boolean> record(Trade trade) {
+        return confirmation.confirm(trade.paid(), PaymentConfirmation.Source.QUERY)
+                .invoke(outcome -> {
+                    if (outcome == PaymentConfirmation.Outcome.PAID_NOW && trade.paidAt() != null) {
+                        Duration delay = Duration.between(trade.paidAt(), clock.instant());
+                        detection.record(delay.isNegative() ? Duration.ZERO : delay);
+                    }
+                })
+                .map(outcome -> outcome == PaymentConfirmation.Outcome.PAID_NOW
+                        || outcome == PaymentConfirmation.Outcome.ALREADY_PAID);
+    }
+}

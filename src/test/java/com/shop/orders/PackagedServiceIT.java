@@ -1,0 +1,81 @@
+package com.shop.orders;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.shop.orders.sandbox.BuyerActionRefused;
+import com.shop.orders.sandbox.SandboxTradeStatus;
+import com.shop.orders.testsupport.Members;
+import com.shop.orders.testsupport.PackagedServiceResource;
+import com.shop.orders.testsupport.TestDb;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Smoke test of the packaged service as it ships (production profile, no sandbox inside): the jar in CI,
+ * the native executable when built with {@code -Dnative}. Place, pay through the Alipay sandbox, expire.
+ */
+@QuarkusIntegrationTest
+@QuarkusTestResource(value = PackagedServiceResource.class, restrictToAnnotatedClass = true)
+class PackagedServiceIT {
+
+    @Test
+    void servesHealthAndMetrics() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/metrics").then().statusCode(200).body(containsString("orders_placed_total"));
+    }
+
+    @Test
+    void anOrderIsPlacedAndPaidThroughAlipay() {
+        long sku = TestDb.newSku(5, "12.50");
+        String member = PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
+        int orderId = place(member, sku, 2);
+        String qrCode = Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .extract().path("qrCode");
+        PackagedServiceResource.sandbox().buyer().pay(qrCode).orElseThrow();
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        assertEquals(new TestDb.SkuRow(3, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 5);
+    }
+
+    @Test
+    void anUnpaidOrderIsClosedAtItsDeadline() {
+        long sku = TestDb.newSku(5, "3.00");
+        String member = PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
+        int orderId = place(member, sku, 1);
+        String qrCode = Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .extract().path("qrCode");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> "CLOSED".equals(status(member, orderId)));
+        Members.as(member).get("/api/orders/" + orderId).then().body("closeReason", equalTo("EXPIRED"));
+        String orderNo = TestDb.scalar("SELECT order_no FROM orders WHERE id = ?", orderId);
+        assertEquals(SandboxTradeStatus.TRADE_CLOSED,
+                PackagedServiceResource.sandbox().trades().trade(orderNo).orElseThrow().status());
+        assertThrows(BuyerActionRefused.class, () -> PackagedServiceResource.sandbox().buyer().pay(qrCode));
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+    }
+
+    private static int place(String member, long sku, int quantity) {
+        return Members.as(member).contentType(ContentType.JSON).body(Map.of("items",
+                java.util.List.of(Map.of("skuId", sku, "quantity", quantity))))
+                .post("/api/orders").then().statusCode(201).extract().path("id");
+    }
+
+    private static String status(String member, int orderId) {
+        return Members.as(member).get("/api/orders/" + orderId).then().statusCode(200).extract().path("status");
+    }
+}

@@ -1,0 +1,63 @@
+package com.shop.orders.payment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.math.BigDecimal;
+import java.util.Date;
+
+import org.junit.jupiter.api.Test;
+
+import com.shop.orders.payment.AlipayReplies.CancelResult;
+import com.shop.orders.payment.AlipayReplies.CloseResult;
+
+/** How Alipay's answers are read, code by code. */
+class AlipayRepliesTest {
+
+    @Test
+    void onlyCode10000IsSuccess() {
+        assertEquals("success", AlipayReplies.outcome("10000", null));
+        // The SDK's isSuccess() would say yes to this one: no sub_code.
+        assertEquals("20000", AlipayReplies.outcome("20000", null));
+        assertEquals("ACQ.SYSTEM_ERROR", AlipayReplies.outcome("20000", "ACQ.SYSTEM_ERROR"));
+    }
+
+    @Test
+    void closeAnswers() {
+        assertEquals(CloseResult.CLOSED, AlipayReplies.close("10000", null));
+        assertEquals(CloseResult.NOT_EXIST, AlipayReplies.close("40004", "ACQ.TRADE_NOT_EXIST"));
+        assertEquals(CloseResult.NOT_CLOSABLE, AlipayReplies.close("40004", "ACQ.TRADE_STATUS_ERROR"));
+        assertNull(AlipayReplies.close("20000", "ACQ.SYSTEM_ERROR"));
+        assertNull(AlipayReplies.close("40004", "ACQ.INVALID_PARAMETER"));
+    }
+
+    @Test
+    void cancelAnswersByAction() {
+        assertEquals(CancelResult.CLOSED, AlipayReplies.cancel("10000", "close"));
+        assertEquals(CancelResult.REFUNDED, AlipayReplies.cancel("10000", "refund"));
+        assertNull(AlipayReplies.cancel("10000", null));
+        assertNull(AlipayReplies.cancel("40004", "close"));
+    }
+
+    @Test
+    void queryAnswers() {
+        Date paidAt = new Date(1_700_000_000_000L);
+        Trade paid = AlipayReplies.trade("N1", "10000", null, "TRADE_SUCCESS", "T1", "12.30", paidAt);
+        assertEquals(new Trade("N1", TradeStatus.TRADE_SUCCESS, "T1", new BigDecimal("12.30"), paidAt.toInstant()), paid);
+        assertEquals(TradeStatus.NOT_EXIST, AlipayReplies.trade("N1", "40004", "ACQ.TRADE_NOT_EXIST", null, null, null,
+                null).status());
+        assertEquals(TradeStatus.WAIT_BUYER_PAY, AlipayReplies.trade("N1", "10000", null, "WAIT_BUYER_PAY", "T1",
+                "12.30", null).status());
+        assertNull(AlipayReplies.trade("N1", "20000", "ACQ.SYSTEM_ERROR", null, null, null, null));
+        assertThrows(IllegalArgumentException.class,
+                () -> AlipayReplies.trade("N1", "10000", null, "TRADE_MAYBE", "T1", "1.00", null));
+    }
+
+    @Test
+    void onlySuccessAndFinishedArePaid() {
+        assertEquals(java.util.List.of(TradeStatus.TRADE_SUCCESS, TradeStatus.TRADE_FINISHED),
+                java.util.Arrays.stream(TradeStatus.values()).filter(TradeStatus::isPaid).toList());
+        assertEquals(TradeStatus.NOT_EXIST, TradeStatus.parse(null));
+    }
+}

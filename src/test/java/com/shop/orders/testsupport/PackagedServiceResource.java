@@ -1,0 +1,103 @@
+package com.shop.orders.testsupport;
+
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import com.shop.orders.sandbox.SandboxServer;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.smallrye.jwt.build.Jwt;
+
+/**
+ * What the packaged service (the production jar, or the native executable) needs to run in an integration
+ * test: its own database, the Alipay sandbox as a server of its own with fresh keys, and a JWT key pair
+ * of the test's (the service verifies with the public half, the test signs member tokens with the private
+ * half). Redis and RocketMQ come from the suite's other resources.
+ */
+public class PackagedServiceResource implements QuarkusTestResourceLifecycleManager {
+
+    public static final String ISSUER = "https://shop.example/auth";
+    private static final String DATABASE = "orders_it";
+    private static final int PORT = 18089;
+
+    private static SandboxServer sandbox;
+    private static PrivateKey tokenKey;
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            recreateDatabase();
+            sandbox = SandboxServer.start(0);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            KeyPair jwt = generator.generateKeyPair();
+            tokenKey = jwt.getPrivate();
+            String publicKey = "-----BEGIN PUBLIC KEY-----\n"
+                    + Base64.getMimeEncoder().encodeToString(jwt.getPublic().getEncoded())
+                    + "\n-----END PUBLIC KEY-----\n";
+            System.setProperty("test.jdbc.url", jdbcUrl());
+
+            Map<String, String> config = new HashMap<>();
+            config.put("quarkus.datasource.reactive.url", "mysql://127.0.0.1:3306/" + DATABASE);
+            config.put("quarkus.datasource.jdbc.url", jdbcUrl());
+            // The key itself rather than a file: the test build configures an in-memory key of its own under
+            // this name, which the launched service would otherwise prefer to a location.
+            config.put("mp.jwt.verify.publickey", publicKey);
+            config.put("mp.jwt.verify.issuer", ISSUER);
+            config.put("shop.alipay.gateway-url", sandbox.gatewayUrl());
+            config.put("shop.alipay.app-id", SandboxServer.APP_ID);
+            config.put("shop.alipay.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/alipay/notify");
+            config.put("shop.alipay.private-key", sandbox.keys().merchantPrivateKey());
+            config.put("shop.alipay.alipay-public-key", sandbox.keys().alipayPublicKey());
+            config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
+            config.put("shop.order.pay-timeout", "5s");
+            config.put("shop.expiry.query.first-after", "1s");
+            config.put("shop.expiry.query.every", "2s");
+            config.put("shop.expiry.sweep.every", "1s");
+            config.put("shop.expiry.sweep.grace", "8s");
+            config.put("shop.rocketmq.poll-name-server-interval", "1s");
+            return config;
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not prepare the packaged service's test environment", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (sandbox != null) {
+            sandbox.close();
+            sandbox = null;
+        }
+    }
+
+    public static SandboxServer sandbox() {
+        return sandbox;
+    }
+
+    /** A member token as the shop's identity provider would issue it. */
+    public static String memberToken(String memberId) {
+        return Jwt.issuer(ISSUER).subject(memberId).upn(memberId).groups(Set.of("member"))
+                .expiresIn(Duration.ofMinutes(10)).sign(tokenKey);
+    }
+
+    private static String jdbcUrl() {
+        return "jdbc:mariadb://127.0.0.1:3306/" + DATABASE;
+    }
+
+    private static void recreateDatabase() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:3306/", "orders", "orders");
+                Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + DATABASE);
+            st.execute("CREATE DATABASE " + DATABASE + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+        }
+    }
+}

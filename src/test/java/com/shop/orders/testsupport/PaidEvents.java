@@ -1,0 +1,53 @@
+package com.shop.orders.testsupport;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+
+/** A consumer of "order paid" events in a group of its own, recording "key payload" per delivery. */
+public final class PaidEvents implements AutoCloseable {
+
+    private final DefaultMQPushConsumer consumer;
+    private final List<String> received = new CopyOnWriteArrayList<>();
+
+    private PaidEvents(DefaultMQPushConsumer consumer) {
+        this.consumer = consumer;
+    }
+
+    public static PaidEvents listen(String nameServer, String topic) throws MQClientException {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("paid-listener-" + UUID.randomUUID());
+        consumer.setNamesrvAddr(nameServer);
+        consumer.setInstanceName("paid-listener-" + UUID.randomUUID());
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPollNameServerInterval(1000);
+        consumer.subscribe(topic, "*");
+        PaidEvents events = new PaidEvents(consumer);
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            messages.forEach(m -> events.received.add(m.getKeys() + " " + new String(m.getBody(), StandardCharsets.UTF_8)));
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        return events;
+    }
+
+    /** Deliveries whose key starts with {@code keyPrefix}. */
+    public long count(String keyPrefix) {
+        return received.stream().filter(m -> m.startsWith(keyPrefix)).count();
+    }
+
+    public String first(String key) {
+        return received.stream().filter(m -> m.startsWith(key + " ")).findFirst().orElse(null);
+    }
+
+    @Override
+    public void close() {
+        consumer.shutdown();
+    }
+}
