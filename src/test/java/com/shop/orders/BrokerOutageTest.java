@@ -1,11 +1,11 @@
 package com.shop.orders;
 
+import static com.shop.orders.testsupport.Management.management;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Payments.orderNo;
 import static com.shop.orders.testsupport.Payments.pay;
 import static com.shop.orders.testsupport.Payments.placeOrder;
 import static com.shop.orders.testsupport.Payments.requestQr;
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,7 +58,7 @@ class BrokerOutageTest {
                 unpaid = placeOrder(member, sku, 3);
                 pay(qr);
                 TestDb.awaitOrderStatus(paid, "PAID", Duration.ofSeconds(10));
-                given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+                management().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
                 // The event waits in the outbox, with an attempt that failed.
                 await().atMost(Duration.ofSeconds(15)).until(() -> TestDb.count("SELECT COUNT(*) FROM outbox_event "
                         + "WHERE message_key = ? AND published_at IS NULL AND last_error IS NOT NULL", orderNo(paid)) == 1);

@@ -1,6 +1,6 @@
 package com.shop.orders;
 
-import static io.restassured.RestAssured.given;
+import static com.shop.orders.testsupport.Management.management;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -33,9 +33,9 @@ class PackagedServiceIT {
 
     @Test
     void servesHealthAndMetrics() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/metrics").then().statusCode(200).body(containsString("orders_placed_total"));
+        management().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/metrics").then().statusCode(200).body(containsString("orders_placed_total"));
     }
 
     @Test

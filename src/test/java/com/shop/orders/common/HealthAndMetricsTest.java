@@ -1,9 +1,9 @@
 package com.shop.orders.common;
 
+import static com.shop.orders.testsupport.Management.management;
 import static com.shop.orders.testsupport.Members.as;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Members.orderOf;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
@@ -22,12 +22,12 @@ class HealthAndMetricsTest {
 
     @Test
     void readinessIsTheDatabaseAndOptionalDependenciesAreReportedApart() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/ready").then().statusCode(200)
+        management().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("Reactive MySQL connections health check"))
                 .body("checks.name", not(hasItem("Redis connection health check")));
-        given().get("/q/health/group/dependencies").then().statusCode(200)
+        management().get("/q/health/group/dependencies").then().statusCode(200)
                 .body("checks[0].name", equalTo("optional dependencies"))
                 .body("checks[0].data.redis", equalTo("UP"))
                 .body("checks[0].data.rocketmq", equalTo("UP"));

@@ -47,6 +47,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             System.setProperty("test.jdbc.url", jdbcUrl());
 
             Map<String, String> config = new HashMap<>();
+            config.put("quarkus.management.port", "9001");
             config.put("quarkus.datasource.reactive.url", "mysql://127.0.0.1:3306/" + DATABASE);
             config.put("quarkus.datasource.jdbc.url", jdbcUrl());
             // The key itself rather than a file: the test build configures an in-memory key of its own under
