@@ -14,6 +14,8 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.quarkus.security.AuthenticationFailedException;
@@ -38,10 +40,23 @@ public class ProblemMappers {
         return Violations.problem(violations, uri.getPath()).toResponse();
     }
 
+    /** Well-formed JSON with a value of the wrong type: names the field, as bean validation does. */
     // Before quarkus-rest-jackson's own mappers, which answer plain JSON.
     @ServerExceptionMapper(priority = 1)
     public Response mismatchedJson(MismatchedInputException e, UriInfo uri) {
-        return malformedJson(e, uri);
+        String field = fieldPath(e);
+        if (field.isEmpty()) {
+            return malformedJson(e, uri);
+        }
+        String expected = e.getTargetType() == null ? "another type" : typeName(e.getTargetType());
+        return Violations.problem(List.of(new Violations.Violation(field, "must be " + expected)), uri.getPath())
+                .toResponse();
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response numberOutOfRange(InputCoercionException e, UriInfo uri) {
+        return Problem.of(400, "Malformed JSON", "A number in the request body is out of range", uri.getPath())
+                .toResponse();
     }
 
     @ServerExceptionMapper(priority = 1)
@@ -89,6 +104,38 @@ public class ProblemMappers {
         String errorId = UUID.randomUUID().toString();
         LOG.errorf(e, "Request %s failed, error id %s", uri.getPath(), errorId);
         return Problem.of(500, "Internal error", "The request failed; error id " + errorId, uri.getPath()).toResponse();
+    }
+
+    /** "items[0].quantity" from Jackson's reference path. */
+    private static String fieldPath(MismatchedInputException e) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static String typeName(Class<?> type) {
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(type)) {
+            return "a number";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type)) {
+            return "an array";
+        }
+        return "an object";
     }
 
     private static Violations.Violation violation(ConstraintViolation<?> v) {

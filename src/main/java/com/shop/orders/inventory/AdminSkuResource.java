@@ -34,19 +34,17 @@ public class AdminSkuResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @WithTransaction
     public Uni<SkuView> restock(@PathParam("id") long id, @Valid @NotNull RestockRequest request) {
+        // The update first, the read after it: an entity loaded before a bulk update would be stale.
+        return skus.setStock(id, request.stock())
+                .chain(updated -> updated ? skus.findById(id) : notUpdated(id, request.stock()))
+                .map(SkuView::of);
+    }
+
+    /** No such SKU, or more stock reserved by pending orders than the new stock. */
+    private Uni<Sku> notUpdated(long id, int stock) {
         return skus.findById(id)
                 .onItem().ifNull().failWith(() -> new SkuNotFoundException(id))
-                .chain(sku -> skus.setStock(id, request.stock()))
-                .invoke(updated -> {
-                    if (!updated) {
-                        throw new ProblemException(409, "Stock below reservations",
-                                "SKU " + id + " has more stock reserved by pending orders than " + request.stock(),
-                                Map.of("skuId", id));
-                    }
-                })
-                // The entity loaded above is stale after the bulk update.
-                .chain(() -> skus.getSession().chain(session -> session.find(Sku.class, id)
-                        .call(session::refresh)))
-                .map(SkuView::of);
+                .chain(sku -> Uni.createFrom().failure(new ProblemException(409, "Stock below reservations",
+                        "SKU " + id + " has more stock reserved by pending orders than " + stock, Map.of("skuId", id))));
     }
 }

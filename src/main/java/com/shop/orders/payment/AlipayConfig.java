@@ -25,6 +25,12 @@ public interface AlipayConfig {
     /** Alipay's X.509 public key, bare Base64. */
     Optional<String> alipayPublicKey();
 
+    /**
+     * The merchant's Alipay account (2088...). When set, a notify for another seller is refused: a signed
+     * notify is Alipay's word about some trade, not necessarily about ours.
+     */
+    Optional<String> sellerId();
+
     @WithDefault("3s")
     Duration connectTimeout();
 

@@ -46,6 +46,11 @@ public class AlipayNotifyHandler {
         if (!config.appId().equals(params.get("app_id"))) {
             return rejected("app_id", orderNo);
         }
+        boolean otherSeller = config.sellerId().filter(id -> !id.isBlank())
+                .map(id -> !id.equals(params.get("seller_id"))).orElse(false);
+        if (otherSeller) {
+            return rejected("seller_id", orderNo);
+        }
         TradeStatus status;
         BigDecimal amount;
         try {

@@ -5,7 +5,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Base64;
 
 import javax.crypto.Mac;
@@ -47,8 +46,10 @@ public class QrImageLinks {
         return "/api/payments/qr-images/" + orderId + "?expires=" + expires + "&sig=" + sign(orderId, expires);
     }
 
+    /** A link is valid until it expires, and never expires later than a link made now would. */
     public boolean isValid(long orderId, long expires, String signature) {
-        if (signature == null || Instant.ofEpochSecond(expires).isBefore(clock.instant())) {
+        long now = clock.instant().getEpochSecond();
+        if (signature == null || expires < now || expires > now + config.qrUrlTtl().toSeconds()) {
             return false;
         }
         return MessageDigest.isEqual(sign(orderId, expires).getBytes(StandardCharsets.US_ASCII),

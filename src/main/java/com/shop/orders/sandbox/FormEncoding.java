@@ -1,13 +1,13 @@
 package com.shop.orders.sandbox;
 
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.Charset;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** application/x-www-form-urlencoded, decoded and encoded by hand so each value is decoded exactly once. */
+import com.shop.orders.payment.FormBody;
+
+/** application/x-www-form-urlencoded as Alipay writes it; decoding is the application's own ({@link FormBody}). */
 final class FormEncoding {
 
     private FormEncoding() {
@@ -15,24 +15,11 @@ final class FormEncoding {
 
     /** Adds the pairs of a raw query string or form body to {@code into}; an earlier value of a key wins. */
     static void decodeInto(String raw, Charset charset, Map<String, String> into) {
-        if (raw == null || raw.isEmpty()) {
-            return;
-        }
-        for (String pair : raw.split("&")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), charset);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), charset);
-            into.putIfAbsent(key, value);
-        }
+        FormBody.decodeInto(raw, charset, into);
     }
 
     static Map<String, String> decode(String raw, Charset charset) {
-        Map<String, String> params = new LinkedHashMap<>();
-        decodeInto(raw, charset, params);
-        return params;
+        return FormBody.decode(raw, charset);
     }
 
     static String encode(Map<String, String> params, Charset charset) {

@@ -66,6 +66,14 @@ public class SandboxFaults {
         byMethod.put(method, new Armed(fault, new AtomicInteger(times)));
     }
 
+    /** Only the next {@code times} calls of the method about this one trade get the fault. */
+    public void failFor(String outTradeNo, String method, MethodFault fault, int times) {
+        if (times < 1) {
+            throw new IllegalArgumentException("times must be at least 1");
+        }
+        byMethod.put(method + '\n' + outTradeNo, new Armed(fault, new AtomicInteger(times)));
+    }
+
     public void clear(String method) {
         byMethod.remove(method);
     }
@@ -73,7 +81,7 @@ public class SandboxFaults {
     /** The armed faults by method, for display. */
     public Map<String, MethodFault> methodFaults() {
         Map<String, MethodFault> faults = new TreeMap<>();
-        byMethod.forEach((method, armed) -> faults.put(method, armed.fault()));
+        byMethod.forEach((method, armed) -> faults.put(method.replace('\n', ' '), armed.fault()));
         return faults;
     }
 
@@ -90,8 +98,12 @@ public class SandboxFaults {
         byMethod.clear();
     }
 
-    /** The fault this call of the method gets, if any; consumes one of a limited fault's calls. */
-    Optional<MethodFault> takeFault(String method) {
+    /** The fault this call of the method gets, if any (one for its trade first); consumes one of a limited fault's calls. */
+    Optional<MethodFault> takeFault(String method, String outTradeNo) {
+        Optional<MethodFault> forTrade = outTradeNo == null ? Optional.empty() : take(method + '\n' + outTradeNo);
+        if (forTrade.isPresent()) {
+            return forTrade;
+        }
         Optional<MethodFault> own = take(method);
         return own.isPresent() ? own : take(ANY_METHOD);
     }

@@ -82,9 +82,10 @@ public class SandboxGateway {
             trades.countCall(method, null);
             return signed(method, AlipayAnswers.businessFailed(rejected), charset, answerSignType, latency);
         }
-        trades.countCall(method, methods.outTradeNoOf(call).orElse(null));
+        String outTradeNo = methods.outTradeNoOf(call).orElse(null);
+        trades.countCall(method, outTradeNo);
 
-        MethodFault fault = faults.takeFault(method).orElse(null);
+        MethodFault fault = faults.takeFault(method, outTradeNo).orElse(null);
         if (fault != null && fault.kind() == MethodFault.Kind.HTTP_STATUS) {
             String page = "<html><body><h1>" + fault.httpStatus() + "</h1></body></html>";
             return new GatewayReply(fault.httpStatus(), "text/html;charset=utf-8", page.getBytes(StandardCharsets.UTF_8), latency);

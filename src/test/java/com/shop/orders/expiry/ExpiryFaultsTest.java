@@ -173,7 +173,7 @@ class ExpiryFaultsTest {
         List<Integer> others = List.of(placeOrder(member, sku, 1), placeOrder(member, sku, 1), placeOrder(member, sku, 1));
         List<Integer> all = new ArrayList<>(others);
         all.add(0, stuck);
-        faults.fail("alipay.trade.close", MethodFault.httpStatus(502));
+        faults.failFor(orderNo(stuck), "alipay.trade.close", MethodFault.httpStatus(502), Integer.MAX_VALUE);
         makeOverdue(all);
 
         OnVertx.await(sweep::sweep);

@@ -137,8 +137,8 @@ class ExpiryTest {
         String member = newMemberToken();
         int orderId = placeOrder(member, sku, 1);
         scan(requestQr(member, orderId));
-        faults.fail("alipay.trade.query", MethodFault.systemError(), 6);
-        faults.fail("alipay.trade.close", MethodFault.httpStatus(502), 2);
+        faults.failFor(orderNo(orderId), "alipay.trade.query", MethodFault.systemError(), 6);
+        faults.failFor(orderNo(orderId), "alipay.trade.close", MethodFault.httpStatus(502), 2);
 
         TestDb.awaitOrderStatus(orderId, "CLOSED", Duration.ofSeconds(30));
         OrderTimes times = OrderTimes.of(orderId);

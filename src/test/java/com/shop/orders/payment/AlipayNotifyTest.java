@@ -54,6 +54,9 @@ class AlipayNotifyTest {
         assertEquals("failure", post(signed(wrongApp, keys.alipayPrivateKey())));
         assertEquals("failure", post(signed(paid(no, "1.00"), keys.alipayPrivateKey())));
         assertEquals("failure", post(signed(paid("20000101000000123456", "10.00"), keys.alipayPrivateKey())));
+        Map<String, String> otherSeller = paid(no, "10.00");
+        otherSeller.put("seller_id", "2088999999999999");
+        assertEquals("failure", post(signed(otherSeller, keys.alipayPrivateKey())));
         Map<String, String> tampered = signed(paid(no, "10.00"), keys.alipayPrivateKey());
         tampered.put("trade_no", "someone-else");
         assertEquals("failure", post(tampered));
@@ -94,6 +97,7 @@ class AlipayNotifyTest {
         params.put("notify_type", "trade_status_sync");
         params.put("notify_id", "n" + System.nanoTime());
         params.put("app_id", "2021000000000001");
+        params.put("seller_id", "2088102100000099");
         params.put("charset", "utf-8");
         params.put("version", "1.0");
         params.put("trade_no", "2026112922001" + System.nanoTime());

@@ -243,7 +243,7 @@ class SandboxGatewayTest {
     void queryCanBeMadeToAnswerSystemError() throws Exception {
         String outTradeNo = SandboxClients.newOutTradeNo();
         buyer("scan", precreate(client, outTradeNo, "4.00", "", null).getQrCode()).then().statusCode(200);
-        faults.fail(QUERY, MethodFault.systemError(), 2);
+        faults.failFor(outTradeNo, QUERY, MethodFault.systemError(), 2);
 
         for (int i = 0; i < 2; i++) {
             AlipayTradeQueryResponse failed = query(client, outTradeNo);
@@ -273,7 +273,7 @@ class SandboxGatewayTest {
     void heldBackAnswerTimesTheClientOutButTheCallTakesEffect() throws Exception {
         String outTradeNo = SandboxClients.newOutTradeNo();
         buyer("scan", precreate(client, outTradeNo, "9.00", "", null).getQrCode()).then().statusCode(200);
-        faults.fail("alipay.trade.close", MethodFault.noAnswerFor(Duration.ofSeconds(5)), 1);
+        faults.failFor(outTradeNo, "alipay.trade.close", MethodFault.noAnswerFor(Duration.ofSeconds(5)), 1);
         DefaultAlipayClient impatient = SandboxClients.client(gatewayUrl, keys.merchantPrivateKey(), keys.alipayPublicKey());
         impatient.setReadTimeout(500);
 

@@ -1,0 +1,111 @@
+package com.shop.orders;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The packaged service in its production profile refuses to start with an unsafe setting, saying in one
+ * line which environment variable to fix. Each case starts the jar with otherwise valid settings.
+ */
+class UnsafeConfigIT {
+
+    private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    private static Map<String, String> valid;
+
+    @BeforeAll
+    static void validSettings() throws Exception {
+        KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+        rsa.initialize(2048);
+        KeyPair merchant = rsa.generateKeyPair();
+        KeyPair alipay = rsa.generateKeyPair();
+        KeyPair jwt = rsa.generateKeyPair();
+        Path jwtKey = Files.createTempFile("unsafe-config-jwt-", ".pem");
+        Files.writeString(jwtKey, "-----BEGIN PUBLIC KEY-----\n"
+                + Base64.getMimeEncoder().encodeToString(jwt.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n");
+        valid = new HashMap<>();
+        valid.put("DB_REACTIVE_URL", "mysql://127.0.0.1:3306/orders_it");
+        valid.put("DB_JDBC_URL", "jdbc:mariadb://127.0.0.1:3306/orders_it");
+        valid.put("ALIPAY_APP_ID", "2021000000000001");
+        valid.put("ALIPAY_NOTIFY_URL", "https://shop.example/api/payments/alipay/notify");
+        valid.put("ALIPAY_PRIVATE_KEY", Base64.getEncoder().encodeToString(merchant.getPrivate().getEncoded()));
+        valid.put("ALIPAY_PUBLIC_KEY", Base64.getEncoder().encodeToString(alipay.getPublic().getEncoded()));
+        valid.put("QR_URL_SECRET", "0123456789abcdef0123456789abcdef-integration");
+        valid.put("JWT_ISSUER", "https://shop.example/auth");
+        valid.put("JWT_AUDIENCE", "order-service");
+        valid.put("JWT_PUBLIC_KEY_LOCATION", jwtKey.toString());
+    }
+
+    /** Every check reports on its own line, so one start-up shows the refusal of several settings. */
+    static Stream<Arguments> unsafe() {
+        Map<String, String> missing = new HashMap<>();
+        for (String variable : new String[] { "ALIPAY_PRIVATE_KEY", "ALIPAY_PUBLIC_KEY", "QR_URL_SECRET", "JWT_ISSUER",
+                "JWT_AUDIENCE" }) {
+            missing.put(variable, null);
+        }
+        Map<String, String> malformed = Map.of(
+                "ALIPAY_PRIVATE_KEY", "bm90LWEta2V5",
+                "ALIPAY_PUBLIC_KEY", "%%%",
+                "ALIPAY_NOTIFY_URL", "http://shop.example/notify",
+                "QR_URL_SECRET", "short-secret",
+                "JWT_PUBLIC_KEY_LOCATION", "/nonexistent/publicKey.pem");
+        return Stream.of(Arguments.of("missing", missing), Arguments.of("malformed", malformed));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unsafe")
+    void refusesToStartNamingEachVariable(String kind, Map<String, String> changes) throws Exception {
+        Map<String, String> env = new HashMap<>(valid);
+        changes.forEach((variable, value) -> {
+            if (value == null) {
+                env.remove(variable);
+            } else {
+                env.put(variable, value);
+            }
+        });
+        Path log = Files.createTempFile("unsafe-config-", ".log");
+        ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", JAR.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(freePort()));
+        builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(freePort()));
+        Process service = builder.start();
+        try {
+            assertTrue(service.waitFor(60, TimeUnit.SECONDS), "still running with " + kind + " settings");
+            assertNotEquals(0, service.exitValue());
+            String output = Files.readString(log);
+            for (String variable : changes.keySet()) {
+                assertTrue(output.lines().anyMatch(line -> line.contains(variable) && line.contains("ERROR")),
+                        "no ERROR line names " + variable + ":\n" + output);
+            }
+        } finally {
+            service.destroyForcibly();
+        }
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
