@@ -62,7 +62,7 @@ class UnsafeConfigIT {
         Map<String, String> malformed = Map.of(
                 "ALIPAY_PRIVATE_KEY", "bm90LWEta2V5",
                 "ALIPAY_PUBLIC_KEY", "%%%",
-                "ALIPAY_NOTIFY_URL", "http://shop.example/notify",
+                "ALIPAY_NOTIFY_URL", "shop.example/notify",
                 "QR_URL_SECRET", "short-secret",
                 "JWT_PUBLIC_KEY_LOCATION", "/nonexistent/publicKey.pem");
         return Stream.of(Arguments.of("missing", missing), Arguments.of("malformed", malformed));

@@ -12,6 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.shop.orders.common.StartupCheck;
 
 import io.smallrye.jwt.util.KeyUtils;
+import io.smallrye.jwt.util.ResourceUtils;
 
 /**
  * Production verifies member tokens with the identity provider's public key. Without a readable key every
@@ -60,10 +61,12 @@ public class JwtConfigCheck implements StartupCheck {
             if (keyLocation.isEmpty() || keyLocation.get().isBlank()) {
                 return List.of("JWT_PUBLIC_KEY_LOCATION (mp.jwt.verify.publickey.location) is not set");
             }
-            if (KeyUtils.readPublicKey(keyLocation.get()) == null) {
-                return List.of("JWT_PUBLIC_KEY_LOCATION (mp.jwt.verify.publickey.location): no public key at "
+            String content = ResourceUtils.readResource(keyLocation.get());
+            if (content == null) {
+                return List.of("JWT_PUBLIC_KEY_LOCATION (mp.jwt.verify.publickey.location): nothing at "
                         + keyLocation.get());
             }
+            KeyUtils.decodePublicKey(content);
             return List.of();
         } catch (Exception e) {
             return List.of("JWT_PUBLIC_KEY_LOCATION (mp.jwt.verify.publickey.location): no readable public key at "

@@ -13,7 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import com.shop.orders.common.StartupCheck;
 
-/** Production must have usable Alipay keys, public https URLs and a QR link secret shared by every instance. */
+/** Production must have usable Alipay keys, absolute URLs and a QR link secret shared by every instance. */
 @ApplicationScoped
 public class AlipayConfigCheck implements StartupCheck {
 
@@ -33,8 +33,8 @@ public class AlipayConfigCheck implements StartupCheck {
         List<String> problems = new ArrayList<>();
         key("ALIPAY_PRIVATE_KEY (shop.alipay.private-key)", alipay.privateKey(), true).ifPresent(problems::add);
         key("ALIPAY_PUBLIC_KEY (shop.alipay.alipay-public-key)", alipay.alipayPublicKey(), false).ifPresent(problems::add);
-        httpsUrl("ALIPAY_GATEWAY_URL (shop.alipay.gateway-url)", alipay.gatewayUrl()).ifPresent(problems::add);
-        httpsUrl("ALIPAY_NOTIFY_URL (shop.alipay.notify-url)", alipay.notifyUrl()).ifPresent(problems::add);
+        absoluteUrl("ALIPAY_GATEWAY_URL (shop.alipay.gateway-url)", alipay.gatewayUrl()).ifPresent(problems::add);
+        absoluteUrl("ALIPAY_NOTIFY_URL (shop.alipay.notify-url)", alipay.notifyUrl()).ifPresent(problems::add);
         String secret = payment.qrUrlSecret().orElse("");
         if (secret.isBlank()) {
             problems.add("QR_URL_SECRET (shop.payment.qr-url-secret) is not set: QR image links would work on one instance only");
@@ -63,15 +63,15 @@ public class AlipayConfigCheck implements StartupCheck {
         }
     }
 
-    private static Optional<String> httpsUrl(String setting, String value) {
+    private static Optional<String> absoluteUrl(String setting, String value) {
         try {
             URI uri = URI.create(value);
-            if ("https".equals(uri.getScheme()) && uri.getHost() != null) {
+            if (("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) && uri.getHost() != null) {
                 return Optional.empty();
             }
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        return Optional.of(setting + " is not an https URL: " + value);
+        return Optional.of(setting + " is not an absolute http(s) URL: " + value);
     }
 }
