@@ -19,6 +19,7 @@ import com.shop.orders.order.OrderRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.Startup;
 
 /**
  * Answers the broker's check-backs of expiry messages ({@link ExpiryDecision} says what). Every answer is
@@ -28,6 +29,8 @@ import io.quarkus.hibernate.reactive.panache.Panache;
  * is checked again (and, past the deadline, committed and delivered again).
  */
 @ApplicationScoped
+// Created at start, not at first use, so that its meters exist (at zero) before the first event.
+@Startup
 public class ExpiryCheck implements TransactionListener {
 
     private static final Logger LOG = Logger.getLogger(ExpiryCheck.class);
@@ -50,6 +53,8 @@ public class ExpiryCheck implements TransactionListener {
         for (LocalTransactionState answer : LocalTransactionState.values()) {
             timer(answer);
         }
+        // A failed check answers like a waiting one; counted apart so that failures can be alerted on.
+        registry.counter("expiry.checks.failures");
     }
 
     /** The order is committed already (messages are sent after placement): let the check-backs decide. */
@@ -68,6 +73,7 @@ public class ExpiryCheck implements TransactionListener {
             answer = expiry.carriesTimes() ? answerFromMemory(expiry, checkTimes) : answerFromDatabase(expiry, checkTimes);
         } catch (Throwable e) {
             LOG.warnf("Check-back for %s failed (%s); asking again later", expiry.orderNo(), e.toString());
+            registry.counter("expiry.checks.failures").increment();
             answer = ExpiryDecision.waiting(checkTimes, config.brokerCheckMax());
         }
         timer(answer).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);

@@ -1,6 +1,7 @@
 package com.shop.orders.expiry;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,6 +12,7 @@ import com.shop.orders.common.MutinyBridge;
 import com.shop.orders.payment.TradeQuery;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -19,9 +21,13 @@ import io.smallrye.mutiny.Uni;
  * or Redis never delays an answer to the broker; the next check-back after it sees the order decided.
  */
 @ApplicationScoped
+// Created at start, not at first use, so that its meters exist (at zero) before the first event.
+@Startup
 public class PaymentProbe {
 
     private static final Logger LOG = Logger.getLogger(PaymentProbe.class);
+    /** What a probe can come to; registered up front, so that dashboards see zeros rather than no data. */
+    private static final List<String> RESULTS = List.of("paid", "unpaid", "not_due", "busy", "error");
 
     private final QueryBudget budget;
     private final TradeQuery trades;
@@ -33,6 +39,9 @@ public class PaymentProbe {
         this.trades = trades;
         this.registry = registry;
         this.inFlight = new Semaphore(config.query().concurrency());
+        for (String result : RESULTS) {
+            registry.counter("expiry.probes", "result", result);
+        }
     }
 
     /** Starts a probe of the order if one could be due; returns at once. */

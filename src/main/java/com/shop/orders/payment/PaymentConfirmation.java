@@ -20,6 +20,7 @@ import com.shop.orders.order.OrderTransitions;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -29,6 +30,8 @@ import io.smallrye.mutiny.Uni;
  * paid" event; money paid for an order that was closed meanwhile is refunded, and the order stays closed.
  */
 @ApplicationScoped
+// Created at start, not at first use, so that its meters exist (at zero) before the first event.
+@Startup
 public class PaymentConfirmation {
 
     private static final Logger LOG = Logger.getLogger(PaymentConfirmation.class);

@@ -7,10 +7,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
 /** Asks Alipay about an order's trade and records a payment that the notify did not bring (lost or late). */
 @ApplicationScoped
+// Created at start, not at first use, so that its meters exist (at zero) before the first event.
+@Startup
 public class TradeQuery {
 
     private final AlipayGateway alipay;
@@ -25,6 +28,9 @@ public class TradeQuery {
         this.detection = Timer.builder("payments.lost_notify.detection")
                 .description("Time from a payment to its discovery by a trade query (its notify was lost or late)")
                 .publishPercentileHistogram()
+                // Queries start a minute after placement and repeat for minutes (shop.expiry.query): the default
+                // buckets stop at 30 s.
+                .maximumExpectedValue(Duration.ofMinutes(15))
                 .register(registry);
     }
 
