@@ -1,6 +1,7 @@
 package com.shop.orders.expiry;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
@@ -81,8 +82,12 @@ public class ExpiryCheck implements TransactionListener {
     }
 
     private Timer timer(LocalTransactionState answer) {
+        // A histogram: slow answers are how the broker's re-checks start to multiply, so their p99 is watched.
         return Timer.builder("expiry.checks").description("Check-backs of expiry messages by answer, and how long each took")
-                .tag("answer", answer.name()).register(registry);
+                .tag("answer", answer.name())
+                .serviceLevelObjectives(Duration.ofMillis(1), Duration.ofMillis(10), Duration.ofMillis(100),
+                        Duration.ofSeconds(1), Duration.ofSeconds(5))
+                .register(registry);
     }
 
     private LocalTransactionState answerFromMemory(ExpiryMessage expiry, int checkTimes) {

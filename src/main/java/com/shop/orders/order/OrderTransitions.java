@@ -42,6 +42,7 @@ public class OrderTransitions {
         this.pubsub = redis.pubsub(String.class);
         this.json = json;
         this.registry = registry;
+        registry.counter("orders.transitions.unannounced");
     }
 
     /** Call once the transaction that made the transition has committed. */

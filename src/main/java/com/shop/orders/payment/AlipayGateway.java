@@ -1,6 +1,7 @@
 package com.shop.orders.payment;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -151,11 +152,20 @@ public class AlipayGateway {
             } catch (AlipayApiException e) {
                 throw PaymentGatewayException.unavailable(method, e);
             } finally {
-                Timer.builder("alipay.calls").description("Alipay API calls by method and outcome")
-                        .tags("method", method, "outcome", outcome)
-                        .register(registry).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                callTimer(method, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
-        }).onFailure(Bulkhead.BulkheadFullException.class)
-                .transform(full -> PaymentGatewayException.unavailable(method, full));
+        }).onFailure(Bulkhead.BulkheadFullException.class).transform(full -> {
+            // Refused before it reached Alipay: counted too, so that a starved bulkhead shows in the error rate.
+            callTimer(method, "bulkhead_full").record(0, TimeUnit.NANOSECONDS);
+            return PaymentGatewayException.unavailable(method, full);
+        });
+    }
+
+    private Timer callTimer(String method, String outcome) {
+        return Timer.builder("alipay.calls").description("Alipay API calls by method and outcome")
+                .tags("method", method, "outcome", outcome)
+                .serviceLevelObjectives(Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1),
+                        Duration.ofSeconds(3), Duration.ofSeconds(15))
+                .register(registry);
     }
 }
