@@ -19,6 +19,7 @@ public class Ticks {
 
     /** The first tick after one period; cancelling the subscription cancels the timer. */
     public Multi<Long> every(Duration period) {
-        return Multi.createFrom().deferred(() -> vertx.periodicStream(period.toMillis()).toMulti());
+        // periodicStream(delay) alone fires at once, then every delay.
+        return Multi.createFrom().deferred(() -> vertx.periodicStream(period.toMillis(), period.toMillis()).toMulti());
     }
 }

@@ -155,6 +155,7 @@ class OrderEventsTest {
 
         try (EventStream stream = EventStream.open(events(id), member)) {
             stream.next(SOON);
+            assertEquals(List.of(), stream.comments(), "the order's status comes first, the first heartbeat a period later");
             await().atMost(Duration.ofSeconds(4))
                     .until(() -> stream.comments().stream().filter("heartbeat"::equals).count() >= 2);
             assertEquals(List.of(), stream.pending(), "heartbeats are comments, not events");
