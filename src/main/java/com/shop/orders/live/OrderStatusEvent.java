@@ -11,8 +11,12 @@ import com.shop.orders.order.Order;
 import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /** One state of an order as its live status stream reports it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+// Serialized as the data of an SSE event, not as a return type: the native build would not see it otherwise.
+@RegisterForReflection
 @Schema(name = "OrderStatusEvent", description = "The data of a `status` event of an order's live status stream")
 public record OrderStatusEvent(
         @Schema(example = "1042") long orderId,
