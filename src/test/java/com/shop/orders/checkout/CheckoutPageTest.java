@@ -1,6 +1,8 @@
 package com.shop.orders.checkout;
 
 import static com.shop.orders.testsupport.Payments.pay;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -84,6 +86,14 @@ class CheckoutPageTest {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
+    }
+
+    @Test
+    void thePageRunsOnlyItsOwnCode() {
+        given().get(checkout.toString()).then().statusCode(200)
+                .header("Content-Security-Policy", containsString("script-src 'self'"))
+                .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
+                .header("Referrer-Policy", "no-referrer");
     }
 
     @Test
