@@ -62,7 +62,7 @@ public class OrderEventsResource {
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     @Operation(summary = "The order's status, live (server-sent events)", description = "A `status` event (data: "
             + "OrderStatusEvent) with the order as it is, one more when it is paid or closed, then the stream ends. "
-            + "Comments (`: heartbeat`) keep the connection alive while the order waits. The member's own orders "
+            + "Comments (`:heartbeat`) keep the connection alive while the order waits. The member's own orders "
             + "only; the bearer token goes in the Authorization header, so read it with fetch rather than EventSource.")
     @APIResponse(responseCode = "200", description = "The event stream", content = @Content(
             mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(implementation = OrderStatusEvent.class),
@@ -70,7 +70,7 @@ public class OrderEventsResource {
                     event:status
                     data:{"orderId":1042,"status":"PENDING_PAYMENT","payDeadline":"2026-06-01T08:05:00Z","at":"2026-06-01T08:00:00Z"}
 
-                    : heartbeat
+                    :heartbeat
 
                     event:status
                     data:{"orderId":1042,"status":"PAID","payDeadline":"2026-06-01T08:05:00Z","at":"2026-06-01T08:01:12Z"}
