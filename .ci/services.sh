@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts MariaDB and Redis when they are not running (installing them from Debian's packages
-# when absent), then creates the application's databases and user. Safe to run again.
+# when absent, with chromium and its driver for the browser test), then creates the application's
+# databases and user. Safe to run again.
 set -euo pipefail
 
 DB_USER=${DB_USER:-orders}
@@ -12,6 +13,9 @@ install_if_missing() {
   local missing=()
   command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  # The checkout page's browser test drives these (a browser download at test time cannot work here).
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     as_root apt-get update -qq

@@ -1,11 +1,15 @@
 package com.shop.orders;
 
 import static com.shop.orders.testsupport.Management.management;
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import com.shop.orders.sandbox.BuyerActionRefused;
 import com.shop.orders.sandbox.SandboxTradeStatus;
+import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.Members;
 import com.shop.orders.testsupport.PackagedServiceResource;
 import com.shop.orders.testsupport.TestDb;
@@ -67,6 +72,35 @@ class PackagedServiceIT {
                 PackagedServiceResource.sandbox().trades().trade(orderNo).orElseThrow().status());
         assertThrows(BuyerActionRefused.class, () -> PackagedServiceResource.sandbox().buyer().pay(qrCode));
         assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+    }
+
+    /** As it ships: the API contract, the checkout page and its live status stream, none of the dev tools. */
+    @Test
+    void servesTheContractAndTheCheckoutPageWithoutDevTools() {
+        given().get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths", hasKey("/api/orders/{id}/events"))
+                .body("paths", not(hasKey("/dev/token")));
+        given().get("/checkout/").then().statusCode(200).contentType(containsString("text/html"));
+        given().get("/checkout/checkout.js").then().statusCode(200);
+        given().get("/q/swagger-ui/").then().statusCode(404);
+        given().get("/dev/checkout").then().statusCode(404);
+        given().get("/sandbox/alipay").then().statusCode(404);
+    }
+
+    @Test
+    void theLiveStatusStreamSeesThePayment() {
+        long sku = TestDb.newSku(5, "2.00");
+        String member = PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
+        int orderId = place(member, sku, 1);
+        String qrCode = Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .extract().path("qrCode");
+
+        try (EventStream stream = EventStream.open("/api/orders/" + orderId + "/events", member)) {
+            assertTrue(stream.next(Duration.ofSeconds(5)).data().contains("\"PENDING_PAYMENT\""));
+            PackagedServiceResource.sandbox().buyer().pay(qrCode).orElseThrow();
+            assertTrue(stream.next(Duration.ofSeconds(15)).data().contains("\"PAID\""));
+            assertTrue(stream.endsWithin(Duration.ofSeconds(2)));
+        }
     }
 
     private static int place(String member, long sku, int quantity) {

@@ -126,6 +126,6 @@ public class OrderCloser {
 
     private static ProblemException notCancellable(long id, OrderStatus status) {
         return new ProblemException(409, "Order not cancellable", "Order " + id + " is " + status,
-                Map.of("status", status.name()));
+                Map.of("orderStatus", status.name()));
     }
 }

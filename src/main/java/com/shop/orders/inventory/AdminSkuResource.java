@@ -12,6 +12,18 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.shop.orders.common.ApiContract;
+import com.shop.orders.common.Problem;
 import com.shop.orders.common.ProblemException;
 import com.shop.orders.member.Roles;
 
@@ -21,6 +33,11 @@ import io.smallrye.mutiny.Uni;
 @Path("/api/admin/skus")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.ADMIN)
+@Tag(name = ApiContract.ADMIN)
+@SecurityRequirement(name = ApiContract.BEARER)
+@APIResponse(responseCode = "401", ref = ApiContract.UNAUTHORIZED)
+@APIResponse(responseCode = "403", ref = ApiContract.FORBIDDEN)
+@APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
 public class AdminSkuResource {
 
     private final SkuRepository skus;
@@ -33,7 +50,26 @@ public class AdminSkuResource {
     @Path("/{id}/stock")
     @Consumes(MediaType.APPLICATION_JSON)
     @WithTransaction
-    public Uni<SkuView> restock(@PathParam("id") long id, @Valid @NotNull RestockRequest request) {
+    @Operation(summary = "Set a SKU's stock on hand", description = "Admins only. The new stock may not be below "
+            + "what pending orders have reserved.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = RestockRequest.class),
+            examples = @ExampleObject(name = "restock", value = "{\"stock\":150}")))
+    @APIResponse(responseCode = "200", description = "The SKU with its new stock",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SkuView.class),
+                    examples = @ExampleObject(name = "sku", value = SkuResource.SKU_EXAMPLE)))
+    @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "Pending orders have reserved more than the new stock",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
+                    examples = @ExampleObject(name = "belowReservations", value = """
+                            {"type":"about:blank","title":"Stock below reservations","status":409,\
+                            "detail":"SKU 1 has more stock reserved by pending orders than 2",\
+                            "instance":"/api/admin/skus/1/stock","skuId":1}""")))
+    @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
+    public Uni<SkuView> restock(@Parameter(description = "The SKU's id", example = "1") @PathParam("id") long id,
+            @Valid @NotNull RestockRequest request) {
         // The update first, the read after it: an entity loaded before a bulk update would be stale.
         return skus.setStock(id, request.stock())
                 .chain(updated -> updated ? skus.findById(id) : notUpdated(id, request.stock()))

@@ -21,6 +21,20 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.shop.orders.common.ApiContract;
+import com.shop.orders.common.Problem;
 import com.shop.orders.common.ProblemException;
 import com.shop.orders.member.CurrentMember;
 import com.shop.orders.member.Roles;
@@ -31,7 +45,18 @@ import io.smallrye.mutiny.Uni;
 @Path("/api/orders")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.MEMBER)
+@Tag(name = ApiContract.ORDERS)
+@SecurityRequirement(name = ApiContract.BEARER)
+@APIResponse(responseCode = "401", ref = ApiContract.UNAUTHORIZED)
+@APIResponse(responseCode = "403", ref = ApiContract.FORBIDDEN)
+@APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
 public class OrderResource {
+
+    /** An order as every order endpoint answers it. */
+    public static final String ORDER_EXAMPLE = """
+            {"id":1042,"orderNo":"202606010800000123456789","status":"PENDING_PAYMENT","totalAmount":118.00,\
+            "payDeadline":"2026-06-01T08:05:00Z","createdAt":"2026-06-01T08:00:00Z",\
+            "items":[{"skuId":1,"skuName":"T-shirt, black, M","unitPrice":59.00,"quantity":2}]}""";
 
     private final OrderPlacement placement;
     private final OrderQueries queries;
@@ -45,7 +70,45 @@ public class OrderResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Place an order", description = "Reserves the stock of every line, or of none, and fixes the "
+            + "pay deadline. With an Idempotency-Key, a retry of the same request returns the order the first one "
+            + "placed (200, Idempotent-Replayed: true) instead of placing another.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PlaceOrderRequest.class),
+            examples = @ExampleObject(name = "twoTeas", value = "{\"items\":[{\"skuId\":1,\"quantity\":2}]}")))
+    @APIResponse(responseCode = "201", description = "Placed; Location names the new order",
+            headers = @Header(name = "Location", description = "/api/orders/{id}", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderView.class),
+                    examples = @ExampleObject(name = "placed", value = ORDER_EXAMPLE)))
+    @APIResponse(responseCode = "200", description = "A retry with the same Idempotency-Key: the order placed first",
+            headers = @Header(name = "Idempotent-Replayed", description = "Always true",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = "true")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderView.class),
+                    examples = @ExampleObject(name = "replayed", value = ORDER_EXAMPLE)))
+    @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
+    @APIResponse(responseCode = "409", description = "A line's SKU has not enough stock available; nothing was reserved",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
+                    examples = @ExampleObject(name = "insufficientStock", value = """
+                            {"type":"about:blank","title":"Insufficient stock","status":409,\
+                            "detail":"SKU 3 does not have enough stock for this order","instance":"/api/orders",\
+                            "skuId":3}""")))
+    @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "422", description = "The body names SKUs that do not exist (`skuIds`), or the "
+            + "Idempotency-Key was used before for a different request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
+                    examples = {
+                            @ExampleObject(name = "unknownSku", value = """
+                                    {"type":"about:blank","title":"Unknown SKU","status":422,\
+                                    "detail":"These SKUs do not exist: [99]","instance":"/api/orders","skuIds":[99]}"""),
+                            @ExampleObject(name = "keyReused", value = """
+                                    {"type":"about:blank","title":"Idempotency key reused","status":422,\
+                                    "detail":"This Idempotency-Key was already used for a different order request",\
+                                    "instance":"/api/orders"}""") }))
     public Uni<Response> place(@Valid @NotNull PlaceOrderRequest request,
+            @Parameter(description = "Makes the request safe to retry: the same key with the same body returns the "
+                    + "first order; 1-100 visible ASCII characters, unique per member",
+                    example = "3f2b8c1e-5d7a-4b0e-9c61-2a8f4e7d9b10")
             @HeaderParam("Idempotency-Key") @Pattern(regexp = "[\\x21-\\x7E]{1,100}") String idempotencyKey) {
         return placement.place(member.id(), request, idempotencyKey)
                 .map(placed -> placed.replayed()
@@ -55,14 +118,26 @@ public class OrderResource {
 
     @GET
     @Path("/{id}")
-    public Uni<OrderView> get(@PathParam("id") long id) {
+    @Operation(summary = "One of the member's orders")
+    @APIResponse(responseCode = "200", description = "The order", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = OrderView.class), examples = @ExampleObject(name = "order", value = ORDER_EXAMPLE)))
+    @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
+    public Uni<OrderView> get(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long id) {
         return queries.findOwned(id, member.id());
     }
 
     @GET
-    public Uni<OrderPage> list(@QueryParam("status") String status,
-            @QueryParam("page") @DefaultValue("0") @Min(0) @Max(100_000) int page,
-            @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
+    @Operation(summary = "The member's orders, newest first")
+    @APIResponse(responseCode = "200", description = "One page of orders", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = OrderPage.class),
+            examples = @ExampleObject(name = "page", value = "{\"page\":0,\"size\":20,\"total\":1,\"items\":["
+                    + ORDER_EXAMPLE + "]}")))
+    @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
+    public Uni<OrderPage> list(
+            @Parameter(description = "Only orders in this status", schema = @Schema(implementation = OrderStatus.class))
+            @QueryParam("status") String status,
+            @Parameter(description = "Page number, from 0") @QueryParam("page") @DefaultValue("0") @Min(0) @Max(100_000) int page,
+            @Parameter(description = "Orders per page") @QueryParam("size") @DefaultValue("20") @Min(1) @Max(100) int size) {
         return queries.listOwned(member.id(), parseStatus(status), page, size);
     }
 

@@ -4,12 +4,15 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record OrderView(long id, String orderNo, OrderStatus status, CloseReason closeReason, BigDecimal totalAmount,
         Instant payDeadline, Instant createdAt, Instant paidAt, Instant closedAt, List<Item> items) {
 
+    @Schema(name = "OrderItem")
     public record Item(long skuId, String skuName, BigDecimal unitPrice, int quantity) {
     }
 

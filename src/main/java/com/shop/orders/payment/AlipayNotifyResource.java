@@ -10,7 +10,18 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import org.jboss.logging.Logger;
+
+import com.shop.orders.common.ApiContract;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -22,6 +33,7 @@ import io.smallrye.mutiny.Uni;
  */
 @Path("/api/payments/alipay/notify")
 @PermitAll
+@Tag(name = ApiContract.PAYMENT)
 public class AlipayNotifyResource {
 
     private static final Logger LOG = Logger.getLogger(AlipayNotifyResource.class);
@@ -39,6 +51,20 @@ public class AlipayNotifyResource {
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_PLAIN)
+    @Operation(summary = "Alipay's asynchronous payment notify", description = "Called by Alipay, not by clients. "
+            + "The parameters are verified against Alipay's signature, the app id, the order and its amount.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED,
+            schema = @Schema(type = SchemaType.OBJECT, description = "Alipay's signed notify parameters "
+                    + "(notify_time, app_id, out_trade_no, trade_no, trade_status, total_amount, sign, sign_type, ...)"),
+            examples = @ExampleObject(name = "paid", value = "notify_type=trade_status_sync&app_id=2021000000000001"
+                    + "&out_trade_no=202606010800000123456789&trade_no=2026060122001400000000000001"
+                    + "&trade_status=TRADE_SUCCESS&total_amount=118.00&sign_type=RSA2&sign=...")))
+    @APIResponse(responseCode = "200", description = "`success` once the notify is handled (also for a duplicate); "
+            + "`failure` makes Alipay send it again later",
+            content = @Content(mediaType = MediaType.TEXT_PLAIN,
+                    schema = @Schema(type = SchemaType.STRING, enumeration = { "success", "failure" })))
+    @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
     public Uni<String> notify(String body) {
         Map<String, String> params;
         try {

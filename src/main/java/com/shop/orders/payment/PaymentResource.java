@@ -9,6 +9,18 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.shop.orders.common.ApiContract;
+import com.shop.orders.common.Problem;
 import com.shop.orders.member.CurrentMember;
 import com.shop.orders.member.Roles;
 
@@ -16,6 +28,12 @@ import io.smallrye.mutiny.Uni;
 
 @Path("/api/orders/{id}/payment")
 @RolesAllowed(Roles.MEMBER)
+@Tag(name = ApiContract.PAYMENT)
+@SecurityRequirement(name = ApiContract.BEARER)
+@APIResponse(responseCode = "401", ref = ApiContract.UNAUTHORIZED)
+@APIResponse(responseCode = "403", ref = ApiContract.FORBIDDEN)
+@APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
+@APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
 public class PaymentResource {
 
     private final PaymentService payments;
@@ -28,14 +46,33 @@ public class PaymentResource {
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<PaymentView> request(@PathParam("id") long orderId) {
+    @Operation(summary = "The order's Alipay QR code", description = "Asks Alipay once per order (face-to-face "
+            + "precreate, payable until the order's pay deadline); later calls return the same code and never move "
+            + "the deadline. `qrImageUrl` is a short-lived signed link to the PNG, usable in an img tag.")
+    @APIResponse(responseCode = "200", description = "The QR code", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PaymentView.class), examples = @ExampleObject(name = "qr", value = """
+                    {"qrCode":"https://qr.alipay.com/bax03431ljhokirwl38f00a7",\
+                    "qrImageUrl":"/api/payments/qr-images/1042?expires=1780301100&sig=Xk3p...",\
+                    "expiresAt":"2026-06-01T08:05:00Z"}""")))
+    @APIResponse(responseCode = "409", description = "The order is paid or closed (`orderStatus`), or its pay deadline has passed",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
+                    examples = @ExampleObject(name = "closed", value = """
+                            {"type":"about:blank","title":"Order not payable","status":409,\
+                            "detail":"Order 1042 is CLOSED","instance":"/api/orders/1042/payment","orderStatus":"CLOSED"}""")))
+    @APIResponse(responseCode = "502", ref = ApiContract.BAD_GATEWAY)
+    @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
+    public Uni<PaymentView> request(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long orderId) {
         return payments.requestPayment(orderId, member.id());
     }
 
     @GET
     @Path("/qr.png")
     @Produces("image/png")
-    public Uni<Response> qrImage(@PathParam("id") long orderId) {
+    @Operation(summary = "The order's QR code as PNG", description = "For clients that can send the bearer token; "
+            + "img tags use the signed `qrImageUrl` instead. 404 until a payment has been requested.")
+    @APIResponse(responseCode = "200", description = "The QR code image",
+            content = @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")))
+    public Uni<Response> qrImage(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long orderId) {
         return payments.qrImage(orderId, member.id()).map(QrImageResource::png);
     }
 }

@@ -107,7 +107,7 @@ public class PaymentService {
     private void requirePayable(Order order) {
         if (!order.isPending()) {
             throw new ProblemException(409, "Order not payable", "Order " + order.id + " is " + order.status,
-                    Map.of("status", order.status.name()));
+                    Map.of("orderStatus", order.status.name()));
         }
         if (order.isPastDeadline(clock.instant())) {
             throw new ProblemException(409, "Payment window over",

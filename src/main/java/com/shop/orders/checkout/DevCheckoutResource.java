@@ -1,0 +1,30 @@
+package com.shop.orders.checkout;
+
+import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import io.quarkus.arc.profile.IfBuildProfile;
+import io.smallrye.common.annotation.NonBlocking;
+
+/**
+ * Tells the checkout page it runs in a dev or test build, where it may offer test tokens and the Alipay
+ * sandbox's buyer page. A production build has no such endpoint: the page gets 404 and offers neither.
+ */
+@Path("/dev/checkout")
+@IfBuildProfile(anyOf = { "dev", "test" })
+@PermitAll
+public class DevCheckoutResource {
+
+    public record DevTools(String tokenEndpoint, String sandboxBuyerPage) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @NonBlocking
+    public DevTools tools() {
+        return new DevTools("/dev/token", "/sandbox/alipay");
+    }
+}

@@ -1,0 +1,26 @@
+package com.shop.orders.live;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Live order status: the event stream a checkout page follows until its order is paid or closed. */
+@ConfigMapping(prefix = "shop.live-status")
+public interface LiveStatusConfig {
+
+    /**
+     * Between two heartbeat comments on an open stream. Proxies and load balancers close connections that
+     * stay silent for long (often 30-60 s); a heartbeat also lets the server notice a client that is gone.
+     */
+    @WithDefault("15s")
+    Duration heartbeat();
+
+    /**
+     * Between two reads of an open stream's order from the database. Transitions are announced to every
+     * instance on a best-effort basis (Redis pub/sub); this bounds how late a stream learns of one whose
+     * announcement was lost.
+     */
+    @WithDefault("30s")
+    Duration recheckEvery();
+}

@@ -1,0 +1,258 @@
+package com.shop.orders.live;
+
+import static com.shop.orders.testsupport.Members.adminToken;
+import static com.shop.orders.testsupport.Members.as;
+import static com.shop.orders.testsupport.Members.newMemberToken;
+import static com.shop.orders.testsupport.Payments.orderNo;
+import static com.shop.orders.testsupport.Payments.pay;
+import static com.shop.orders.testsupport.Payments.placeOrder;
+import static com.shop.orders.testsupport.Payments.requestQr;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.shop.orders.order.CloseReason;
+import com.shop.orders.order.OrderStatus;
+import com.shop.orders.order.OrderTransition;
+import com.shop.orders.testsupport.EventStream;
+import com.shop.orders.testsupport.EventStream.Event;
+import com.shop.orders.testsupport.TestDb;
+
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The live status stream against the real flow: sandbox payments, member cancels, expiry by the broker's
+ * check-backs (pay timeout 6 s). Heartbeats every 1 s and database rechecks every 3 s in tests.
+ */
+@QuarkusTest
+class OrderEventsTest {
+
+    private static final Duration SOON = Duration.ofSeconds(5);
+    private static final Duration END = Duration.ofSeconds(2);
+    /** Pay timeout 6 s, then the broker's check-back within a few seconds (see ExpiryTest). */
+    private static final Duration EXPIRY = Duration.ofSeconds(15);
+    private static final String TRANSITIONS_CHANNEL = "shop:order-transitions";
+
+    @Inject
+    ObjectMapper json;
+
+    @Inject
+    RedisDataSource redis;
+
+    @Test
+    void streamStartsWithTheOrderAsItIsAndEndsWhenItIsPaid() throws Exception {
+        long sku = TestDb.newSku(5, "3.20");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+
+        try (EventStream stream = EventStream.open(events(id), member)) {
+            assertEquals(200, stream.status());
+            assertTrue(stream.contentType().startsWith("text/event-stream"), stream.contentType());
+            Map<String, Object> first = status(stream.next(SOON));
+            assertEquals("PENDING_PAYMENT", first.get("status"));
+            assertEquals(id, first.get("orderId"));
+            assertEquals(as(member).get("/api/orders/" + id).then().extract().path("payDeadline"),
+                    first.get("payDeadline"));
+
+            pay(requestQr(member, id));
+
+            Map<String, Object> paid = status(stream.next(SOON));
+            assertEquals("PAID", paid.get("status"));
+            assertTrue(stream.endsWithin(END), "the stream ends with the decision");
+            assertEquals(List.of(), stream.pending());
+        }
+    }
+
+    @Test
+    void memberCancelClosesTheStream() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+
+        try (EventStream stream = EventStream.open(events(id), member)) {
+            assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+            as(member).post("/api/orders/" + id + "/cancel").then().statusCode(200);
+
+            Map<String, Object> closed = status(stream.next(SOON));
+            assertEquals("CLOSED", closed.get("status"));
+            assertEquals("MEMBER_CANCELLED", closed.get("closeReason"));
+            assertTrue(stream.endsWithin(END));
+        }
+    }
+
+    @Test
+    void expiryClosesTheStream() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+        requestQr(member, id);
+
+        try (EventStream stream = EventStream.open(events(id), member)) {
+            assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+
+            Map<String, Object> closed = status(stream.next(EXPIRY));
+            assertEquals("CLOSED", closed.get("status"));
+            assertEquals("EXPIRED", closed.get("closeReason"));
+            assertTrue(stream.endsWithin(END));
+        }
+    }
+
+    @Test
+    void anotherMembersOrderIsNotFoundAndATokenIsRequired() {
+        long sku = TestDb.newSku(5, "1.00");
+        String owner = newMemberToken();
+        int id = placeOrder(owner, sku, 1);
+
+        as(newMemberToken()).accept("text/event-stream").get(events(id)).then().statusCode(404)
+                .contentType("application/problem+json").body("status", equalTo(404));
+        as(owner).accept("text/event-stream").get("/api/orders/" + (id + 1_000_000) + "/events").then()
+                .statusCode(404).contentType("application/problem+json");
+        as(owner).accept("text/event-stream").get("/api/orders/abc/events").then()
+                .statusCode(404).contentType("application/problem+json");
+        given().accept("text/event-stream").get(events(id)).then().statusCode(401)
+                .contentType("application/problem+json");
+        as(adminToken()).accept("text/event-stream").get(events(id)).then()
+                .statusCode(403).contentType("application/problem+json");
+    }
+
+    @Test
+    void aDecidedOrderGetsItsStatusAndTheEnd() {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+        as(member).post("/api/orders/" + id + "/cancel").then().statusCode(200);
+
+        // The whole body arrives: the stream has ended by itself.
+        String body = as(member).accept("text/event-stream").get(events(id)).then().statusCode(200)
+                .extract().asString();
+        assertEquals(1, body.lines().filter(line -> line.matches("event: ?status")).count(), body);
+        assertTrue(body.lines().allMatch(line -> line.isEmpty() || line.matches("(event|data): ?.*")), body);
+        assertTrue(body.contains("\"status\":\"CLOSED\""), body);
+    }
+
+    @Test
+    void heartbeatsKeepAWaitingStreamAlive() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+
+        try (EventStream stream = EventStream.open(events(id), member)) {
+            stream.next(SOON);
+            assertEquals(List.of(), stream.comments(), "the order's status comes first, the first heartbeat a period later");
+            await().atMost(Duration.ofSeconds(4))
+                    .until(() -> stream.comments().stream().filter("heartbeat"::equals).count() >= 2);
+            assertEquals(List.of(), stream.pending(), "heartbeats are comments, not events");
+        }
+        as(member).post("/api/orders/" + id + "/cancel").then().statusCode(200);
+    }
+
+    /** Another instance closed the order: its announcement arrives over Redis, long before any recheck. */
+    @Test
+    void aTransitionOnAnotherInstanceReachesTheStream() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+
+        try (EventStream stream = EventStream.open(events(id), member)) {
+            assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+            String memberId = TestDb.scalar("SELECT member_id FROM orders WHERE id = ?", id);
+            announceFromAnotherInstance(new OrderTransition(id, orderNo(id), memberId, OrderStatus.CLOSED,
+                    CloseReason.EXPIRED, Instant.now()));
+
+            Map<String, Object> closed = status(stream.next(Duration.ofSeconds(2)));
+            assertEquals("EXPIRED", closed.get("closeReason"));
+            assertTrue(stream.endsWithin(END));
+        } finally {
+            closeBehindTheServicesBack(id, sku, "EXPIRED");
+        }
+    }
+
+    /** Announcements are best effort: a transition nobody announced is found by the periodic read. */
+    @Test
+    void aTransitionThatWasNotAnnouncedIsFoundByTheRecheck() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+
+        try (EventStream stream = EventStream.open(events(id), member)) {
+            assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+            closeBehindTheServicesBack(id, sku, "MEMBER_CANCELLED");
+
+            Map<String, Object> closed = status(stream.next(Duration.ofSeconds(3 + 2)));
+            assertEquals("CLOSED", closed.get("status"));
+            assertTrue(stream.endsWithin(END));
+        }
+    }
+
+    /** 200 open streams on the event loop: no thread each; one cancel reaches them all and ends them. */
+    @Test
+    void manyOpenStreamsShareTheEventLoop() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int id = placeOrder(member, sku, 1);
+        int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+
+        List<EventStream> streams = new ArrayList<>();
+        try {
+            for (int i = 0; i < 200; i++) {
+                streams.add(EventStream.open(events(id), member));
+            }
+            for (EventStream stream : streams) {
+                assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+            }
+            int threadsWithStreams = ManagementFactory.getThreadMXBean().getThreadCount();
+            assertTrue(threadsWithStreams - threadsBefore < 30,
+                    "threads before " + threadsBefore + ", with 200 streams " + threadsWithStreams);
+
+            as(member).post("/api/orders/" + id + "/cancel").then().statusCode(200);
+            for (EventStream stream : streams) {
+                assertEquals("CLOSED", status(stream.next(SOON)).get("status"));
+                assertTrue(stream.endsWithin(END));
+            }
+        } finally {
+            streams.forEach(EventStream::close);
+        }
+    }
+
+    private static String events(int orderId) {
+        return "/api/orders/" + orderId + "/events";
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> status(Event event) throws JsonProcessingException {
+        assertEquals("status", event.name());
+        return json.readValue(event.data(), Map.class);
+    }
+
+    /** What OrderTransitions of another instance publishes: its instance id, a space, the transition. */
+    private void announceFromAnotherInstance(OrderTransition transition) throws JsonProcessingException {
+        redis.pubsub(String.class).publish(TRANSITIONS_CHANNEL,
+                UUID.randomUUID() + " " + json.writeValueAsString(transition));
+    }
+
+    /** The order closed and its stock released in the database, as another instance would, without announcing it. */
+    private static void closeBehindTheServicesBack(int orderId, long sku, String reason) {
+        if (TestDb.update("UPDATE orders SET status = 'CLOSED', close_reason = ?, closed_at = UTC_TIMESTAMP(6) "
+                + "WHERE id = ? AND status = 'PENDING_PAYMENT'", reason, orderId) == 1) {
+            TestDb.update("UPDATE sku SET lock_stock = lock_stock - 1 WHERE id = ?", sku);
+        }
+        TestDb.assertStockInvariant(sku, 5);
+    }
+}
