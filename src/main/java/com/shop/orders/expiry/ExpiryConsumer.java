@@ -21,6 +21,7 @@ import com.shop.orders.common.RocketMqClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 
 /**
  * Receives committed expiry messages and hands them to {@link ExpiryHandler}. A failure answers
@@ -36,6 +37,8 @@ public class ExpiryConsumer implements MessageListenerConcurrently {
     private final ExpiryConfig config;
     private final MeterRegistry registry;
     private volatile DefaultMQPushConsumer consumer;
+    private volatile boolean stopping;
+    private int startFailures;
 
     public ExpiryConsumer(ExpiryHandler handler, RocketMqClients clients, ExpiryConfig config, MeterRegistry registry) {
         this.handler = handler;
@@ -45,20 +48,45 @@ public class ExpiryConsumer implements MessageListenerConcurrently {
         registry.counter("expiry.consumer.retries");
     }
 
-    void onStart(@Observes StartupEvent event) throws MQClientException {
+    void onStart(@Observes StartupEvent event) {
+        keepStarted();
+    }
+
+    /**
+     * Starts consuming, and tries again every few seconds while it cannot: a consumer does not start without a
+     * name server, and the service must start (and take orders) without one; the sweep covers the meantime.
+     */
+    @Scheduled(identity = "expiry-consumer-start", every = "5s", delayed = "5s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    synchronized void keepStarted() {
+        if (consumer != null || stopping) {
+            return;
+        }
         DefaultMQPushConsumer created = clients.pushConsumer(config.consumerGroup());
         created.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         created.setConsumeThreadMin(config.consumer().threads());
         created.setConsumeThreadMax(config.consumer().threads());
         created.setConsumeMessageBatchMaxSize(1);
-        created.subscribe(config.topic(), "*");
         created.registerMessageListener(this);
-        created.start();
-        consumer = created;
+        try {
+            created.subscribe(config.topic(), "*");
+            created.start();
+            consumer = created;
+            if (startFailures > 0) {
+                LOG.infof("Consuming expiry messages again after %d failed starts", startFailures);
+            }
+        } catch (MQClientException | RuntimeException e) {
+            created.shutdown();
+            if (startFailures++ == 0) {
+                LOG.warnf("Expiry messages are not consumed yet (%s); trying again every 5 s, the sweep covers the "
+                        + "meantime", e.getMessage());
+            }
+        }
     }
 
     /** Before anything else at shutdown: take no more messages, let the ones being handled finish. */
-    void onStop(@Observes @Priority(5) ShutdownEvent event) {
+    synchronized void onStop(@Observes @Priority(5) ShutdownEvent event) {
+        stopping = true;
         if (consumer != null) {
             consumer.setAwaitTerminationMillisWhenShutdown(config.consumer().handleTimeout().toMillis());
             consumer.shutdown();

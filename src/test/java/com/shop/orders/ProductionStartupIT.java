@@ -1,5 +1,6 @@
 package com.shop.orders;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,17 +15,24 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The packaged service in its production profile refuses to start with an unsafe setting, saying in one
- * line which environment variable to fix. Each case starts the jar with otherwise valid settings.
+ * line which environment variable to fix, and starts without its optional dependencies (Redis, the
+ * RocketMQ name server), ready to take orders.
  */
-class UnsafeConfigIT {
+class ProductionStartupIT {
 
     private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static Map<String, String> valid;
@@ -96,6 +104,32 @@ class UnsafeConfigIT {
             }
         } finally {
             service.destroyForcibly();
+        }
+    }
+
+    @Test
+    void startsReadyWithoutRedisOrANameServer() throws Exception {
+        Map<String, String> env = new HashMap<>(valid);
+        env.put("REDIS_URL", "redis://127.0.0.1:" + freePort());
+        env.put("ROCKETMQ_NAMESRV", "127.0.0.1:" + freePort());
+        int management = freePort();
+        Path log = Files.createTempFile("startup-without-dependencies-", ".log");
+        ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", JAR.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(freePort()));
+        builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
+        Process service = builder.start();
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + management + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            assertTrue(service.isAlive(), Files.readString(log));
+        } finally {
+            service.destroy();
+            service.waitFor(30, TimeUnit.SECONDS);
         }
     }
 
