@@ -21,7 +21,6 @@ public class StrictJson implements ObjectMapperCustomizer {
     @Override
     public void customize(ObjectMapper mapper) {
         mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
-        mapper.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         mapper.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
         for (LogicalType type : new LogicalType[] { LogicalType.Integer, LogicalType.Float, LogicalType.Boolean }) {
             mapper.coercionConfigFor(type).setCoercion(CoercionInputShape.String, CoercionAction.Fail);

@@ -65,6 +65,7 @@ public class AlipayNotifyResource {
                     schema = @Schema(type = SchemaType.STRING, enumeration = { "success", "failure" })))
     @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
     public Uni<String> notify(String body) {
         Map<String, String> params;
         try {
