@@ -18,6 +18,7 @@ final class OrderNumbers {
     }
 
     static String next(Instant now) {
-        return TIME.format(now) + String.format("%010d", RANDOM.nextLong(10_000_000_000L));
+        String random = Long.toString(RANDOM.nextLong(10_000_000_000L));
+        return TIME.format(now) + "0".repeat(10 - random.length()) + random;
     }
 }

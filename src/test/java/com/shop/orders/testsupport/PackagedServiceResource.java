@@ -26,6 +26,7 @@ import io.smallrye.jwt.build.Jwt;
 public class PackagedServiceResource implements QuarkusTestResourceLifecycleManager {
 
     public static final String ISSUER = "https://shop.example/auth";
+    public static final String AUDIENCE = "order-service";
     private static final String DATABASE = "orders_it";
     private static final int PORT = 18089;
 
@@ -54,6 +55,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             // this name, which the launched service would otherwise prefer to a location.
             config.put("mp.jwt.verify.publickey", publicKey);
             config.put("mp.jwt.verify.issuer", ISSUER);
+            config.put("mp.jwt.verify.audiences", AUDIENCE);
             config.put("shop.alipay.gateway-url", sandbox.gatewayUrl());
             config.put("shop.alipay.app-id", SandboxServer.APP_ID);
             config.put("shop.alipay.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/alipay/notify");
@@ -86,7 +88,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
 
     /** A member token as the shop's identity provider would issue it. */
     public static String memberToken(String memberId) {
-        return Jwt.issuer(ISSUER).subject(memberId).upn(memberId).groups(Set.of("member"))
+        return Jwt.issuer(ISSUER).audience(AUDIENCE).subject(memberId).upn(memberId).groups(Set.of("member"))
                 .expiresIn(Duration.ofMinutes(10)).sign(tokenKey);
     }
 
