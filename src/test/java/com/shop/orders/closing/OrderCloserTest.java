@@ -66,6 +66,21 @@ class OrderCloserTest {
     }
 
     @Test
+    void aQrCodeStoredWhileTheOrderIsClosedIsClosedAtAlipayBeforeTheOrderCloses() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        int orderId = overdueOrder(sku, 2);
+        // First look: no QR code yet. Then a payment request stores one before our conditional update.
+        when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().item(TradeCloser.Closure.NO_TRADE),
+                Uni.createFrom().item(TradeCloser.Closure.CLOSED));
+        when(trades.offeredSince(anyLong())).thenReturn(Uni.createFrom().item(true));
+
+        assertEquals(OrderCloser.Outcome.CLOSED, OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
+        verify(trades, org.mockito.Mockito.times(2)).close(anyLong(), anyString());
+        assertEquals("CLOSED", TestDb.orderStatus(orderId));
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+    }
+
+    @Test
     void whenAlipayCannotTellTheOrderStaysAsItWas() {
         long sku = TestDb.newSku(5, "1.00");
         int orderId = overdueOrder(sku, 2);

@@ -42,6 +42,12 @@ public final class PaidEvents implements AutoCloseable {
         return received.stream().filter(m -> m.startsWith(keyPrefix)).count();
     }
 
+    /** Deliveries per message key (order number). */
+    public java.util.Map<String, Long> countsByKey() {
+        return received.stream().collect(java.util.stream.Collectors.groupingBy(m -> m.substring(0, m.indexOf(' ')),
+                java.util.stream.Collectors.counting()));
+    }
+
     public String first(String key) {
         return received.stream().filter(m -> m.startsWith(key + " ")).findFirst().orElse(null);
     }

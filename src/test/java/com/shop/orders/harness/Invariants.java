@@ -1,0 +1,220 @@
+package com.shop.orders.harness;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import com.shop.orders.sandbox.SandboxTradeStatus;
+import com.shop.orders.sandbox.TradeSnapshot;
+import com.shop.orders.testsupport.PaidEvents;
+
+/**
+ * design.md's invariants for one set of orders and SKUs, checked by SQL against the services' database and
+ * against the sandbox's trades and the "order paid" events seen on the broker. Every finding is a line in
+ * {@link Result#violations()}.
+ */
+final class Invariants {
+
+    record OrderRow(long id, String orderNo, String status, String closeReason, BigDecimal amount, boolean paidAt,
+                    boolean closedAt, Long latenessMicros, int outboxRows, int outboxUnpublished, BigDecimal refunded,
+                    boolean offered) {
+    }
+
+    record Result(List<String> violations, Map<String, Integer> statuses, List<Long> latenessMillis,
+                  long eventDeliveries, long eventDuplicates, int refunds, int unofferedQrCodes) {
+
+        long latenessPercentile(double p) {
+            if (latenessMillis.isEmpty()) {
+                return 0;
+            }
+            List<Long> sorted = latenessMillis.stream().sorted().toList();
+            int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+            return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+        }
+
+        long latenessMax() {
+            return latenessMillis.stream().mapToLong(Long::longValue).max().orElse(0);
+        }
+    }
+
+    private Invariants() {
+    }
+
+    static Result check(ServiceStack stack, Collection<OrderStream.Placed> orders, Collection<Long> skus,
+                        PaidEvents events, Duration latenessBound) {
+        List<String> violations = new ArrayList<>();
+        Map<String, Integer> statuses = new HashMap<>();
+        List<Long> lateness = new ArrayList<>();
+        Map<String, Long> deliveries = events.countsByKey();
+        long eventDeliveries = 0;
+        long duplicates = 0;
+        int refunds = 0;
+        int unofferedQrCodes = 0;
+        List<OrderRow> rows = orders(stack, orders.stream().map(OrderStream.Placed::id).toList());
+        if (rows.size() != orders.size()) {
+            violations.add("orders placed " + orders.size() + ", found in the database " + rows.size());
+        }
+        for (OrderRow o : rows) {
+            String label = o.orderNo() + " (" + o.status() + (o.closeReason() == null ? "" : "/" + o.closeReason()) + ")";
+            statuses.merge(o.status() + (o.closeReason() == null ? "" : "/" + o.closeReason()), 1, Integer::sum);
+            Optional<TradeSnapshot> trade = stack.sandbox().trades().trade(o.orderNo());
+            long delivered = deliveries.getOrDefault(o.orderNo(), 0L);
+            eventDeliveries += delivered;
+            switch (o.status()) {
+                case "PENDING_PAYMENT" -> violations.add(label + ": still unpaid and open");
+                case "PAID" -> {
+                    if (!o.paidAt() || o.closedAt() || o.closeReason() != null) {
+                        violations.add(label + ": PAID with paid_at=" + o.paidAt() + " closed_at=" + o.closedAt()
+                                + " close_reason=" + o.closeReason() + " (two transitions?)");
+                    }
+                    if (trade.isEmpty() || trade.get().status() != SandboxTradeStatus.TRADE_SUCCESS
+                            || trade.get().totalAmount().compareTo(o.amount()) != 0) {
+                        violations.add(label + ": PAID without a paid trade of its amount at Alipay: " + trade.orElse(null));
+                    }
+                    if (o.outboxRows() != 1) {
+                        violations.add(label + ": " + o.outboxRows() + " 'order paid' outbox rows (one transition -> one)");
+                    }
+                    if (o.outboxUnpublished() > 0) {
+                        violations.add(label + ": 'order paid' event not published by the relay");
+                    }
+                    if (delivered == 0) {
+                        violations.add(label + ": no 'order paid' event received");
+                    }
+                    duplicates += Math.max(0, delivered - 1);
+                }
+                case "CLOSED" -> {
+                    if (o.paidAt() || !o.closedAt() || o.closeReason() == null) {
+                        violations.add(label + ": CLOSED with paid_at=" + o.paidAt() + " closed_at=" + o.closedAt()
+                                + " (two transitions?)");
+                    }
+                    if (o.outboxRows() != 0 || delivered != 0) {
+                        violations.add(label + ": CLOSED but " + o.outboxRows() + " outbox rows, " + delivered
+                                + " 'order paid' events");
+                    }
+                    if (trade.isPresent()) {
+                        TradeSnapshot t = trade.get();
+                        if (t.status() == SandboxTradeStatus.TRADE_SUCCESS) {
+                            boolean refundedAtAlipay = t.refundedAmount() != null
+                                    && t.refundedAmount().compareTo(t.totalAmount()) >= 0;
+                            if (!refundedAtAlipay) {
+                                violations.add(label + ": paid trade at Alipay, order CLOSED and not refunded: " + t);
+                            } else if (o.refunded() == null || o.refunded().compareTo(t.totalAmount()) < 0) {
+                                violations.add(label + ": refunded at Alipay but the refund is not recorded");
+                            } else {
+                                refunds++;
+                            }
+                        } else if (t.status() == SandboxTradeStatus.AWAITING_SCAN
+                                || t.status() == SandboxTradeStatus.WAIT_BUYER_PAY) {
+                            if (o.offered()) {
+                                violations.add(label + ": order closed but the QR code it offered is still payable: "
+                                        + t.status());
+                            } else {
+                                // Precreated at Alipay, but the answer never reached the service (a timeout):
+                                // no one was given this QR code.
+                                unofferedQrCodes++;
+                            }
+                        }
+                    }
+                    if ("EXPIRED".equals(o.closeReason()) && o.latenessMicros() != null) {
+                        long ms = o.latenessMicros() / 1000;
+                        lateness.add(ms);
+                        if (ms < 0) {
+                            violations.add(label + ": closed " + (-ms) + " ms before its deadline");
+                        } else if (ms > latenessBound.toMillis()) {
+                            violations.add(label + ": closed " + ms + " ms after its deadline, bound "
+                                    + latenessBound.toMillis() + " ms");
+                        }
+                    }
+                }
+                default -> violations.add(label + ": unexpected status");
+            }
+        }
+        violations.addAll(stock(stack, skus));
+        return new Result(violations, statuses, lateness, eventDeliveries, duplicates, refunds, unofferedQrCodes);
+    }
+
+    /** lock_stock = PENDING quantities, initial - stock = PAID quantities, never negative; one consistent read per SKU. */
+    static List<String> stock(ServiceStack stack, Collection<Long> skus) {
+        List<String> violations = new ArrayList<>();
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement("""
+                SELECT s.stock, s.lock_stock,
+                  (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
+                    WHERE i.sku_id = s.id AND o.status = 'PENDING_PAYMENT'),
+                  (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
+                    WHERE i.sku_id = s.id AND o.status = 'PAID')
+                FROM sku s WHERE s.id = ?""")) {
+            for (long sku : skus) {
+                st.setLong(1, sku);
+                try (ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    long stock = rs.getLong(1);
+                    long lock = rs.getLong(2);
+                    long pending = rs.getLong(3);
+                    long paid = rs.getLong(4);
+                    int initial = stack.initialStock(sku);
+                    if (stock < 0 || lock < 0 || lock > stock) {
+                        violations.add("SKU " + sku + ": stock " + stock + ", locked " + lock + " (negative or oversold)");
+                    }
+                    if (lock != pending) {
+                        violations.add("SKU " + sku + ": locked " + lock + " but pending orders hold " + pending
+                                + " (stock left locked by a paid or closed order, or lost)");
+                    }
+                    if (initial - stock != paid) {
+                        violations.add("SKU " + sku + ": initial " + initial + " - stock " + stock + " != paid quantity "
+                                + paid + " (double deduction or oversell)");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            violations.add("stock check failed: " + e);
+        }
+        return violations;
+    }
+
+    static List<OrderRow> orders(ServiceStack stack, List<Long> ids) {
+        List<OrderRow> rows = new ArrayList<>();
+        if (ids.isEmpty()) {
+            return rows;
+        }
+        String in = ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement("""
+                SELECT o.id, o.order_no, o.status, o.close_reason, o.total_amount, o.paid_at IS NOT NULL,
+                  o.closed_at IS NOT NULL, TIMESTAMPDIFF(MICROSECOND, o.pay_deadline, o.closed_at),
+                  (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no),
+                  (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no AND e.published_at IS NULL),
+                  (SELECT p.refund_amount FROM payment p WHERE p.order_id = o.id),
+                  (SELECT COUNT(*) FROM payment p WHERE p.order_id = o.id)
+                FROM orders o WHERE o.id IN (""" + in + ")");
+                ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                long late = rs.getLong(8);
+                rows.add(new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getBigDecimal(5), rs.getBoolean(6), rs.getBoolean(7), rs.wasNull() ? null : late,
+                        rs.getInt(9), rs.getInt(10), rs.getBigDecimal(11),
+                        rs.getInt(12) > 0));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return rows;
+    }
+
+    /** How many of these orders are still PENDING_PAYMENT (-1 when the database cannot say). */
+    static int pending(ServiceStack stack, List<Long> ids) {
+        try {
+            return (int) orders(stack, ids).stream().filter(o -> "PENDING_PAYMENT".equals(o.status())).count();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,361 @@
+package com.shop.orders.harness;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.shop.orders.sandbox.BuyerActionRefused;
+
+/**
+ * A stream of orders through the stack's front, as members and buyers would make them: each order is placed, then
+ * (by its kind) paid, paid with the notify lost, cancelled by the member, or left to expire. Clients retry what
+ * failed on the server's side (5xx, refused connections) with the same idempotency key, as a storefront does.
+ */
+final class OrderStream {
+
+    /**
+     * What the member and buyer do with an order. CANCEL_RACE: the member cancels while the QR code is being
+     * requested (two tabs), and the buyer tries to pay whatever QR code came back.
+     */
+    enum Kind { PAID, NOTIFY_LOST, CANCELLED, CANCEL_RACE, EXPIRED }
+
+    /** An order the stream placed. */
+    record Placed(long id, String orderNo, Kind kind, Instant payDeadline) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ServiceStack stack;
+    private final String tag;
+    private final List<Long> skus;
+    private final long hotSku;
+    private final boolean duplicateNotifies;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(3)).build();
+    private final ExecutorService lives = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "order-life");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Placed> placed = new CopyOnWriteArrayList<>();
+    private final Map<Kind, AtomicInteger> acted = new ConcurrentHashMap<>();
+    private final AtomicInteger outOfStock = new AtomicInteger();
+    private final AtomicInteger failedPlacements = new AtomicInteger();
+    private final AtomicLong clientRetries = new AtomicLong();
+    private final AtomicInteger notifiesRepeated = new AtomicInteger();
+    private final AtomicInteger paidAfterCancel = new AtomicInteger();
+    private final Map<String, AtomicInteger> serverErrors = new ConcurrentHashMap<>();
+    private final List<String> unexpected = new CopyOnWriteArrayList<>();
+    private final Map<String, String> tokens = new ConcurrentHashMap<>();
+
+    OrderStream(ServiceStack stack, String tag, List<Long> skus, long hotSku, boolean duplicateNotifies) {
+        this.stack = stack;
+        this.tag = tag;
+        this.skus = skus;
+        this.hotSku = hotSku;
+        this.duplicateNotifies = duplicateNotifies;
+    }
+
+    /** Starts an order every {@code 1/rate} seconds for {@code duration}; returns when the last one was started. */
+    void run(double perSecond, Duration duration) {
+        long intervalNanos = (long) (1e9 / perSecond);
+        long start = System.nanoTime();
+        long end = start + duration.toNanos();
+        int n = 0;
+        for (long next = start; next < end; next += intervalNanos) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                sleep(Duration.ofNanos(wait));
+            }
+            int number = n++;
+            lives.submit(() -> life(number));
+        }
+    }
+
+    /** Waits until every order's life has run (placed, and paid, cancelled or left). */
+    void awaitLives(Duration atMost) throws InterruptedException {
+        lives.shutdown();
+        if (!lives.awaitTermination(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("order lives still running after " + atMost);
+        }
+    }
+
+    List<Placed> placed() {
+        return placed;
+    }
+
+    int acted(Kind kind) {
+        AtomicInteger n = acted.get(kind);
+        return n == null ? 0 : n.get();
+    }
+
+    int outOfStock() {
+        return outOfStock.get();
+    }
+
+    int failedPlacements() {
+        return failedPlacements.get();
+    }
+
+    long clientRetries() {
+        return clientRetries.get();
+    }
+
+    int notifiesRepeated() {
+        return notifiesRepeated.get();
+    }
+
+    /** Answers a client should never get (4xx other than the expected ones). */
+    List<String> unexpected() {
+        return unexpected;
+    }
+
+    private void life(int number) {
+        try {
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            double r = random.nextDouble();
+            Kind kind = r < 0.35 ? Kind.PAID : r < 0.50 ? Kind.NOTIFY_LOST : r < 0.62 ? Kind.CANCELLED
+                    : r < 0.72 ? Kind.CANCEL_RACE : Kind.EXPIRED;
+            String member = tag + "-m" + (number % 7);
+            String token = tokens.computeIfAbsent(member, m -> stack.tokens().token(m));
+            Placed order = place(token, kind, random);
+            if (order == null) {
+                return;
+            }
+            placed.add(order);
+            Duration window = Duration.between(Instant.now(), order.payDeadline());
+            if (kind == Kind.CANCEL_RACE) {
+                cancelWhileRequestingQr(token, order);
+                return;
+            }
+            // Most orders get a QR code; some expiring ones never do (the buyer left before paying).
+            String qr = kind != Kind.EXPIRED || random.nextBoolean() ? requestQr(token, order) : null;
+            if (kind == Kind.EXPIRED) {
+                acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+                return;
+            }
+            long left = Duration.between(Instant.now(), order.payDeadline()).toMillis();
+            if (left > 600) {
+                sleep(Duration.ofMillis(random.nextLong(100, Math.max(101, Math.min(left - 500, window.toMillis() / 2)))));
+            }
+            switch (kind) {
+                case PAID -> {
+                    if (qr != null && buyerPays(() -> stack.sandbox().buyer().pay(qr))) {
+                        acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+                        if (duplicateNotifies) {
+                            sleep(Duration.ofMillis(random.nextLong(200, 1500)));
+                            if (stack.sandbox().resendNotify(order.orderNo())) {
+                                notifiesRepeated.incrementAndGet();
+                            }
+                        }
+                    }
+                }
+                case NOTIFY_LOST -> {
+                    if (qr != null && buyerPays(() -> stack.sandbox().payWithoutNotify(qr))) {
+                        acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                }
+                case CANCELLED -> {
+                    Answer answer = call("POST", "/api/orders/" + order.id() + "/cancel", token, null, null,
+                            Instant.now().plusSeconds(30));
+                    if (answer.status() == 200) {
+                        acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+                    } else if (answer.status() != 409) {
+                        unexpected.add("cancel " + order.orderNo() + ": " + answer);
+                    }
+                }
+                default -> {
+                }
+            }
+        } catch (RuntimeException e) {
+            unexpected.add("order life " + number + ": " + e);
+        }
+    }
+
+    private void cancelWhileRequestingQr(String token, Placed order) {
+        java.util.concurrent.CompletableFuture<String> qr = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> requestQr(token, order), lives);
+        Answer cancel = call("POST", "/api/orders/" + order.id() + "/cancel", token, null, null,
+                Instant.now().plusSeconds(30));
+        if (cancel.status() == 200) {
+            acted.computeIfAbsent(Kind.CANCEL_RACE, k -> new AtomicInteger()).incrementAndGet();
+        } else if (cancel.status() != 409) {
+            unexpected.add("cancel " + order.orderNo() + ": " + cancel);
+        }
+        String code = qr.join();
+        if (code != null && buyerPays(() -> stack.sandbox().buyer().pay(code))) {
+            paidAfterCancel.incrementAndGet();
+        }
+    }
+
+    /** Buyers who paid a QR code they got while their order was being cancelled (their money must come back). */
+    int paidAfterCancel() {
+        return paidAfterCancel.get();
+    }
+
+    private Placed place(String token, Kind kind, ThreadLocalRandom random) {
+        StringBuilder items = new StringBuilder();
+        List<Long> lines = new java.util.ArrayList<>();
+        if (random.nextDouble() < 0.3) {
+            lines.add(hotSku);
+        }
+        int target = lines.size() + random.nextInt(1, Math.min(3, skus.size() + 1));
+        while (lines.size() < target) {
+            long sku = skus.get(random.nextInt(skus.size()));
+            if (!lines.contains(sku)) {
+                lines.add(sku);
+            }
+        }
+        for (long sku : lines) {
+            items.append(items.length() == 0 ? "" : ",")
+                    .append("{\"skuId\":").append(sku).append(",\"quantity\":").append(random.nextInt(1, 4)).append('}');
+        }
+        String body = "{\"items\":[" + items + "]}";
+        Answer answer = call("POST", "/api/orders", token, body, UUID.randomUUID().toString(), Instant.now().plusSeconds(60));
+        if (answer.status() == 201 || answer.status() == 200) {
+            JsonNode order = answer.json();
+            return new Placed(order.get("id").asLong(), order.get("orderNo").asText(), kind,
+                    Instant.parse(order.get("payDeadline").asText()));
+        }
+        if (answer.status() == 409) {
+            outOfStock.incrementAndGet();
+        } else {
+            failedPlacements.incrementAndGet();
+            if (answer.status() < 500 && answer.status() >= 0) {
+                unexpected.add("place: " + answer);
+            }
+        }
+        return null;
+    }
+
+    private String requestQr(String token, Placed order) {
+        Answer answer = call("POST", "/api/orders/" + order.id() + "/payment", token, null, null,
+                order.payDeadline().minusMillis(800));
+        if (answer.status() == 200) {
+            return answer.json().get("qrCode").asText();
+        }
+        if (answer.status() >= 400 && answer.status() < 500 && answer.status() != 409) {
+            unexpected.add("payment " + order.orderNo() + ": " + answer);
+        }
+        return null;
+    }
+
+    private static boolean buyerPays(java.util.function.Supplier<?> pay) {
+        try {
+            pay.get();
+            return true;
+        } catch (BuyerActionRefused refused) {
+            return false; // expired or closed meanwhile: the buyer is told so
+        }
+    }
+
+    record Answer(int status, String body, Map<String, List<String>> headers) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new IllegalStateException("not JSON: " + body, e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + (body == null ? "" : body.length() > 300 ? body.substring(0, 300) : body);
+        }
+    }
+
+    /** One API call, repeated while the answer is a server-side failure (5xx, no connection) and time is left. */
+    Answer call(String method, String path, String token, String body, String idempotencyKey, Instant giveUpAt) {
+        Answer last = null;
+        int attempt = 0;
+        while (true) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.apiUrl() + path))
+                    .timeout(Duration.ofSeconds(20))
+                    .header("Authorization", "Bearer " + token)
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(body));
+            if (body != null) {
+                request.header("Content-Type", "application/json");
+            }
+            if (idempotencyKey != null) {
+                request.header("Idempotency-Key", idempotencyKey);
+            }
+            try {
+                HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                last = new Answer(response.statusCode(), response.body(), response.headers().map());
+            } catch (IOException e) {
+                last = new Answer(-1, e.toString(), Map.of());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Answer(-1, "interrupted", Map.of());
+            }
+            if (last.status() >= 0 && last.status() < 500) {
+                return last;
+            }
+            serverError(method, path, last);
+            if (Instant.now().isAfter(giveUpAt)) {
+                return last;
+            }
+            clientRetries.incrementAndGet();
+            attempt++;
+            sleep(Duration.ofMillis(Math.min(2000, 200L * attempt)));
+        }
+    }
+
+    /**
+     * Failures as clients saw them, by kind: a replica's problem+json (with or without Retry-After), the front's own
+     * answers (no replica, or one that died mid-request), no connection. A replica's 500 is a violation.
+     */
+    private void serverError(String method, String path, Answer answer) {
+        String type = answer.headers().getOrDefault("content-type", List.of("")).stream().findFirst().orElse("");
+        String kind;
+        if (answer.status() < 0) {
+            kind = "no answer";
+        } else if (type.contains("problem+json")) {
+            boolean retryAfter = answer.headers().containsKey("retry-after");
+            kind = answer.status() + (retryAfter ? "+Retry-After" : "");
+            if (answer.status() == 500) {
+                unexpected.add("500 to " + method + " " + path.replaceAll("[0-9]+", "{id}") + ": " + answer);
+            }
+        } else if (type.startsWith("text/plain") && (answer.status() == 502 || answer.status() == 503)) {
+            kind = "front " + answer.status();
+        } else {
+            kind = answer.status() + " " + type;
+            unexpected.add("unexpected failure to " + method + " " + path + ": " + answer);
+        }
+        serverErrors.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** Server-side failures clients saw, by kind (see {@link #serverError}). */
+    Map<String, Integer> serverErrors() {
+        Map<String, Integer> copy = new java.util.TreeMap<>();
+        serverErrors.forEach((k, v) -> copy.put(k, v.get()));
+        return copy;
+    }
+
+    static void sleep(Duration d) {
+        try {
+            Thread.sleep(Math.max(0, d.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package com.shop.orders.harness;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import com.shop.orders.sandbox.MethodFault;
+import com.shop.orders.sandbox.SandboxFaults;
+import com.shop.orders.testsupport.PaidEvents;
+
+/**
+ * Three packaged services as separate processes against one broker, one MariaDB and one Redis, with the Alipay
+ * sandbox as everyone's gateway. Each scenario drives a stream of orders through the round-robin front (paid,
+ * paid with the notify lost, cancelled by the member, left to expire), injects one kind of fault while the stream
+ * runs, waits until every order is decided, and then checks design.md's invariants by SQL, against the sandbox's
+ * trades and against the "order paid" events on the broker. A table per scenario is printed at the end (and
+ * written to target/replica-faults/report-*.txt).
+ *
+ * <p>{@code -Dreplicas.scale=full} runs longer streams and longer faults; the default is the reduced CI size.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplicaFaultsIT {
+
+    /** Sizes of a run: order rate, stream length, how long each fault lasts. */
+    record Scale(String name, double ordersPerSecond, Duration stream, Duration faultAfter, Duration instanceDown,
+                 Duration brokerDown, Duration redisDown, Duration databaseDown, Duration sandboxErrors,
+                 Duration notifyDelay) {
+
+        static Scale fromSystemProperty() {
+            return "full".equalsIgnoreCase(System.getProperty("replicas.scale", "reduced"))
+                    ? new Scale("full", 12, Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(15),
+                            Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(10),
+                            Duration.ofSeconds(12), Duration.ofSeconds(4))
+                    : new Scale("reduced", 4, Duration.ofSeconds(8), Duration.ofSeconds(2), Duration.ZERO,
+                            Duration.ofSeconds(3), Duration.ofSeconds(4), Duration.ZERO, Duration.ofSeconds(3),
+                            Duration.ofSeconds(2));
+        }
+    }
+
+    /** What a fault did, how much later than the fault-free bound orders may close because of it, what it broke. */
+    record Injected(String description, Duration extraBound, List<String> violations) {
+        Injected(String description, Duration extraBound) {
+            this(description, extraBound, List.of());
+        }
+    }
+
+    interface Fault {
+        Injected inject() throws Exception;
+    }
+
+    record Row(String scenario, int placed, String kinds, String outcome, String faults, int violations,
+               long p99, long max, long bound, long eventDuplicates, int notifyRepeats, long clientRetries,
+               Map<String, Integer> serverErrors) {
+    }
+
+    /** Time for a decision after the last deadline on a loaded two-core machine: commit, close at Alipay, write. */
+    private static final Duration SLACK = Duration.ofSeconds(5);
+    private static final Path DIR = Path.of("target", "replica-faults");
+
+    private static final Scale SCALE = Scale.fromSystemProperty();
+    private static final List<Row> ROWS = new CopyOnWriteArrayList<>();
+    private static ServiceStack stack;
+    private static PaidEvents events;
+    private static long startedAt;
+    private static Duration stackStartup;
+    private static int scenarioNumber;
+
+    @BeforeAll
+    static void startStack() throws Exception {
+        startedAt = System.nanoTime();
+        deleteRecursively(DIR);
+        stack = ServiceStack.start(DIR, 3, Timings.ci(), Map.of(
+                "shop.alipay.read-timeout", "3s",
+                "shop.alipay.connect-timeout", "2s"));
+        events = PaidEvents.listen(stack.rocketMq().nameServerAddress(), ServiceStack.PAID_TOPIC);
+        stackStartup = Duration.ofNanos(System.nanoTime() - startedAt);
+    }
+
+    @AfterAll
+    static void stopStack() throws IOException {
+        try {
+            String table = table();
+            System.out.println(table);
+            Files.createDirectories(DIR);
+            Files.writeString(DIR.resolve("report-" + SCALE.name() + ".txt"), table);
+        } finally {
+            if (events != null) {
+                events.close();
+            }
+            if (stack != null) {
+                stack.close();
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void sigkillOneInstanceAndStartItAgain() throws Exception {
+        scenario("1 SIGKILL replica, restart", false, () -> {
+            ServiceProcess victim = stack.replicas().get(1);
+            Instant down = Instant.now();
+            victim.kill();
+            sleep(SCALE.instanceDown());
+            victim.start();
+            return new Injected(String.format("SIGKILL %s, back after %.1f s (ready in %.1f s)", victim.name(),
+                    secondsSince(down), victim.startupTime().toMillis() / 1000.0), Duration.ZERO);
+        });
+    }
+
+    @Test
+    @Order(2)
+    void restartTheBroker() throws Exception {
+        scenario("2 broker restart", false, () -> {
+            Instant down = Instant.now();
+            stack.rocketMq().stopBroker();
+            sleep(SCALE.brokerDown());
+            stack.rocketMq().startBroker();
+            return new Injected(String.format("broker SIGKILL, registered again after %.1f s", secondsSince(down)),
+                    Duration.ZERO);
+        });
+    }
+
+    @Test
+    @Order(3)
+    void stopRedisForAWhile() throws Exception {
+        scenario("3 Redis down", false, () -> {
+            Instant down = Instant.now();
+            stack.redis().stop();
+            sleep(SCALE.redisDown());
+            stack.redis().start();
+            return new Injected(String.format("Redis stopped %.1f s (state lost)", secondsSince(down)), Duration.ZERO);
+        });
+    }
+
+    @Test
+    @Order(4)
+    void restartMariaDb() throws Exception {
+        scenario("4 MariaDB restart", false, () -> {
+            Instant down = Instant.now();
+            stack.mariaDb().stop();
+            sleep(SCALE.databaseDown());
+            stack.mariaDb().start();
+            Duration outage = Duration.between(down, Instant.now());
+            // Nothing can be decided while the database is down: the bound moves by the outage.
+            return new Injected(String.format("MariaDB stopped, up again after %.1f s", outage.toMillis() / 1000.0),
+                    outage);
+        });
+    }
+
+    @Test
+    @Order(5)
+    void sandboxErrorsTimeoutsAndDelayedDuplicatedNotifies() throws Exception {
+        SandboxFaults faults = stack.sandbox().faults();
+        faults.delayNotifies(SCALE.notifyDelay());
+        try {
+            scenario("5 Alipay errors/timeouts", true, () -> {
+                Instant start = Instant.now();
+                faults.fail(SandboxFaults.ANY_METHOD, MethodFault.systemError());
+                sleep(SCALE.sandboxErrors());
+                faults.fail(SandboxFaults.ANY_METHOD, MethodFault.noAnswerFor(Duration.ofSeconds(5)));
+                sleep(SCALE.sandboxErrors());
+                faults.clear(SandboxFaults.ANY_METHOD);
+                Duration outage = Duration.between(start, Instant.now());
+                // Closing needs Alipay: the bound moves by the outage, the sweep's longest retry pause and a read timeout.
+                return new Injected(String.format("Alipay errors %d s, then no answers %d s; notifies +%d s, repeated",
+                        SCALE.sandboxErrors().toSeconds(), SCALE.sandboxErrors().toSeconds(),
+                        SCALE.notifyDelay().toSeconds()), outage.plusSeconds(4 + 3));
+            });
+        } finally {
+            faults.reset();
+        }
+    }
+
+    @Test
+    @Order(6)
+    void sigtermOneInstanceRollingRestart() throws Exception {
+        scenario("6 SIGTERM replica, restart", false, () -> {
+            ServiceProcess victim = stack.replicas().get(2);
+            Instant down = Instant.now();
+            List<String> violations = new ArrayList<>();
+            String exit;
+            try {
+                int code = victim.terminate(Duration.ofSeconds(25));
+                exit = String.format("exit %d in %.1f s", code, secondsSince(down));
+            } catch (IllegalStateException e) {
+                violations.add(victim.name() + " did not stop within the grace period after SIGTERM: " + e.getMessage());
+                exit = "killed after grace";
+            }
+            victim.start();
+            return new Injected(String.format("SIGTERM %s (%s), ready again in %.1f s", victim.name(), exit,
+                    victim.startupTime().toMillis() / 1000.0), Duration.ZERO, violations);
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------------
+
+    private void scenario(String name, boolean duplicateNotifies, Fault fault) throws Exception {
+        String tag = "s" + (++scenarioNumber);
+        int expected = (int) Math.ceil(SCALE.ordersPerSecond() * SCALE.stream().toSeconds());
+        List<Long> skus = stack.createSkus(3, Math.max(12, expected), "9.90");
+        long hot = stack.createSku(Math.max(4, expected / 6), "19.90");
+        List<Long> allSkus = new ArrayList<>(skus);
+        allSkus.add(hot);
+        double transitionsBefore = transitions();
+        List<Integer> startsBefore = stack.replicas().stream().map(ServiceProcess::starts).toList();
+
+        OrderStream stream = new OrderStream(stack, tag, skus, hot, duplicateNotifies);
+        CompletableFuture<Injected> injected = CompletableFuture.supplyAsync(() -> {
+            try {
+                sleep(SCALE.faultAfter());
+                return fault.inject();
+            } catch (Exception e) {
+                throw new IllegalStateException("fault injection failed", e);
+            }
+        });
+        stream.run(SCALE.ordersPerSecond(), SCALE.stream());
+        Injected faults = injected.get(5, TimeUnit.MINUTES);
+        stream.awaitLives(Duration.ofMinutes(3));
+
+        Timings t = stack.timings();
+        Duration bound = t.sweepBound().plus(SLACK).plus(faults.extraBound());
+        List<OrderStream.Placed> placed = stream.placed();
+        List<Long> ids = placed.stream().map(OrderStream.Placed::id).toList();
+        Instant lastDeadline = placed.stream().map(OrderStream.Placed::payDeadline).max(Instant::compareTo)
+                .orElse(Instant.now());
+        Duration wait = Duration.between(Instant.now(), lastDeadline.plus(bound).plusSeconds(10));
+        try {
+            Awaitility.await().atMost(wait.isNegative() ? Duration.ofSeconds(10) : wait.plusSeconds(10))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> Invariants.pending(stack, ids) == 0);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // reported below as violations
+        }
+        // Events, refunds and counters follow the decisions shortly: give them time, then take what is there.
+        Invariants.Result result = Invariants.check(stack, placed, allSkus, events, bound);
+        long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((!result.violations().isEmpty() || !transitionsSettled(transitionsBefore, startsBefore, placed.size()))
+                && System.nanoTime() < settleUntil) {
+            sleep(Duration.ofMillis(500));
+            result = Invariants.check(stack, placed, allSkus, events, bound);
+        }
+        List<String> violations = new ArrayList<>(result.violations());
+        violations.addAll(faults.violations());
+        violations.addAll(stream.unexpected());
+        if (placed.size() < expected / 3) {
+            violations.add("only " + placed.size() + " of ~" + expected + " orders placed");
+        }
+        String transitionsNote = "";
+        if (sameStarts(startsBefore)) {
+            double delta = transitions() - transitionsBefore;
+            transitionsNote = String.format(" transitions=%.0f", delta);
+            if (Math.round(delta) != placed.size()) {
+                violations.add(String.format("replicas counted %.0f PAID/CLOSED transitions for %d orders", delta,
+                        placed.size()));
+            }
+        }
+        String kinds = String.format("paid %d, lost-notify %d, cancelled %d (+%d racing the QR, %d paid it), "
+                        + "expire %d, 409 %d",
+                stream.acted(OrderStream.Kind.PAID), stream.acted(OrderStream.Kind.NOTIFY_LOST),
+                stream.acted(OrderStream.Kind.CANCELLED), stream.acted(OrderStream.Kind.CANCEL_RACE),
+                stream.paidAfterCancel(), stream.acted(OrderStream.Kind.EXPIRED), stream.outOfStock());
+        String outcome = result.statuses().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElse("-")
+                + (result.refunds() > 0 ? ", refunded " + result.refunds() : "")
+                + (result.unofferedQrCodes() > 0 ? ", QR never offered " + result.unofferedQrCodes() : "")
+                + transitionsNote;
+        ROWS.add(new Row(name, placed.size(), kinds, outcome, faults.description(), violations.size(),
+                result.latenessPercentile(99), result.latenessMax(), bound.toMillis(), result.eventDuplicates(),
+                stream.notifiesRepeated(), stream.clientRetries(), stream.serverErrors()));
+        assertTrue(violations.isEmpty(), name + ": " + violations.size() + " invariant violations:\n  "
+                + String.join("\n  ", violations.subList(0, Math.min(40, violations.size()))));
+    }
+
+    private static double transitions() {
+        double sum = 0;
+        for (ServiceProcess replica : stack.replicas()) {
+            if (replica.isAlive()) {
+                sum += replica.metric("orders_paid_total") + replica.metric("orders_closed_total");
+            }
+        }
+        return sum;
+    }
+
+    private static boolean sameStarts(List<Integer> before) {
+        List<Integer> now = stack.replicas().stream().map(ServiceProcess::starts).toList();
+        return now.equals(before) && stack.replicas().stream().allMatch(ServiceProcess::isAlive);
+    }
+
+    private static boolean transitionsSettled(double before, List<Integer> startsBefore, int orders) {
+        try {
+            return !sameStarts(startsBefore) || Math.round(transitions() - before) == orders;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static String table() {
+        StringBuilder out = new StringBuilder();
+        Timings t = stack == null ? Timings.ci() : stack.timings();
+        out.append(String.format("%nReplica fault suite (%s): 3 replicas, pay timeout %d s, broker checks every %d s "
+                        + "(first after %d s), sweep every %d s with grace %d s; stack up in %.1f s; total %.1f s%n",
+                SCALE.name(), t.payTimeout().toSeconds(), t.brokerCheckInterval().toSeconds(),
+                t.brokerFirstCheck().toSeconds(), t.sweepEvery().toSeconds(), t.sweepGrace().toSeconds(),
+                stackStartup == null ? 0 : stackStartup.toMillis() / 1000.0,
+                (System.nanoTime() - startedAt) / 1e9));
+        out.append("Lateness = closed_at - pay_deadline of expired orders; bound = sweep grace + sweep every + 5 s slack"
+                + " + the outage of what closing needs (database, Alipay).\n");
+        String format = "%-28s | %6s | %-64s | %-86s | %10s | %-18s | %-10s | %s%n";
+        out.append(String.format(format, "scenario", "orders", "faults injected", "stream / outcome", "violations",
+                "lateness p99/max", "bound", "duplicates"));
+        out.append("-".repeat(260)).append('\n');
+        for (Row r : ROWS) {
+            out.append(String.format(format, r.scenario(), r.placed(), r.faults(), r.kinds(), r.violations(),
+                    String.format("%.1f s / %.1f s", r.p99() / 1000.0, r.max() / 1000.0),
+                    String.format("%.1f s", r.bound() / 1000.0),
+                    String.format("events %d, notifies repeated %d", r.eventDuplicates(), r.notifyRepeats())));
+            out.append(String.format(format, "", "", "", "-> " + r.outcome(), "", "", "",
+                    "client retries " + r.clientRetries() + (r.serverErrors().isEmpty() ? "" : " " + r.serverErrors())));
+        }
+        if (stack != null) {
+            out.append(String.format("Front: %d requests found no replica, %d failed mid-request.%n",
+                    stack.frontUnavailable(), stack.frontFailedUpstream()));
+        }
+        return out.toString();
+    }
+
+    private static double secondsSince(Instant start) {
+        return Duration.between(start, Instant.now()).toMillis() / 1000.0;
+    }
+
+    private static void sleep(Duration d) {
+        OrderStream.sleep(d);
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
