@@ -93,13 +93,24 @@ public class OrderCloser {
     private Uni<Outcome> close(Order order, CloseReason reason) {
         return trades.close(order.id, order.orderNo).chain(closure -> closure == TradeCloser.Closure.PAID
                 ? Uni.createFrom().item(Outcome.PAID)
-                : closeAndRelease(order, reason));
+                : closeAndRelease(order, reason, closure == TradeCloser.Closure.NO_TRADE))
+                // A QR code was offered while we closed: start over, now its trade is closed (voided) first.
+                .onFailure(QrCodeOfferedMeanwhile.class).recoverWithUni(() -> close(order, reason));
     }
 
-    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason) {
+    /**
+     * The conditional update and the stock release in one transaction. When no QR code existed as the trade was
+     * closed, a payment request may have stored one since: the order's row is locked by our update and the
+     * payment is stored only under that lock while the order is pending, so looking again now settles it.
+     */
+    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason, boolean noQrCodeSeen) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> orders.markClosed(order.id, reason, now)
-                .chain(won -> won ? release(order).replaceWith(Outcome.CLOSED) : Uni.createFrom().item(Outcome.ALREADY_DECIDED)))
+                .chain(won -> !won ? Uni.createFrom().item(Outcome.ALREADY_DECIDED)
+                        : (noQrCodeSeen ? trades.offeredSince(order.id) : Uni.createFrom().item(false))
+                                .chain(offered -> offered
+                                        ? Uni.createFrom().<Outcome>failure(new QrCodeOfferedMeanwhile())
+                                        : release(order).replaceWith(Outcome.CLOSED))))
                 .invoke(outcome -> {
                     if (outcome == Outcome.CLOSED) {
                         closed(order, reason, now);
@@ -116,6 +127,13 @@ public class OrderCloser {
         metrics.closed(reason, order.payDeadline, at);
         transitions.announce(OrderTransition.closed(order, reason, at));
         LOG.infof("Order %s closed (%s)", order.orderNo, reason);
+    }
+
+    /** Rolls the close back: the order got a QR code after its trade was looked at. */
+    private static final class QrCodeOfferedMeanwhile extends RuntimeException {
+        QrCodeOfferedMeanwhile() {
+            super("QR code offered while the order was being closed", null, false, false);
+        }
     }
 
     /** The member lost a race (paid or closed by someone else a moment ago): say what it is now. */

@@ -1,5 +1,7 @@
 package com.shop.orders.order;
 
+import jakarta.persistence.LockModeType;
+
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -21,6 +23,14 @@ public class OrderRepository implements PanacheRepository<Order> {
 
     public Uni<Order> findByOrderNo(String orderNo) {
         return find("orderNo", orderNo).firstResult();
+    }
+
+    /**
+     * The order as committed now, its row locked until the transaction ends (a transition of it waits). For a
+     * write that is only allowed while the order is pending, such as storing the QR code it is offered.
+     */
+    public Uni<Order> findForUpdate(long id) {
+        return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
     }
 
     public Uni<Order> findOwned(long id, String memberId) {

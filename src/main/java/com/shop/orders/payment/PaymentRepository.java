@@ -1,5 +1,7 @@
 package com.shop.orders.payment;
 
+import jakarta.persistence.LockModeType;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 
@@ -13,6 +15,11 @@ public class PaymentRepository implements PanacheRepository<Payment> {
 
     public Uni<Payment> findByOrderId(long orderId) {
         return find("orderId", orderId).firstResult();
+    }
+
+    /** Whether the order has a payment as committed now (a locking read: a concurrent insert waits). */
+    public Uni<Boolean> existsForOrderLocked(long orderId) {
+        return find("orderId", orderId).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult().map(p -> p != null);
     }
 
     public Uni<Boolean> existsForOrder(long orderId) {

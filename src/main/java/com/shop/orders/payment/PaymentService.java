@@ -11,6 +11,7 @@ import com.shop.orders.common.UniqueViolation;
 import com.shop.orders.order.Order;
 import com.shop.orders.order.OrderNotFoundException;
 import com.shop.orders.order.OrderRepository;
+import com.shop.orders.order.OrderStatus;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -85,8 +86,18 @@ public class PaymentService {
                 .chain(() -> Panache.withSession(() -> payments.findByOrderId(order.id)));
     }
 
+    /**
+     * Stores the QR code only while the order is pending, with its row locked: a close that committed first is
+     * seen here, and one that comes later sees the stored code (and voids it). A code that arrives for an order
+     * closed meanwhile is voided at Alipay (best effort: it was never shown to anyone) and not offered.
+     */
     private Uni<Void> store(Order order, String qrCode) {
-        return Panache.withTransaction(() -> newPayment(order, qrCode).persist())
+        return Panache.withTransaction(() -> orders.findForUpdate(order.id).chain(current -> current != null
+                        && current.isPending()
+                        ? newPayment(order, qrCode).persist()
+                        : Uni.createFrom().failure(notPayable(order.id, current == null ? null : current.status))))
+                .onFailure(ProblemException.class).call(() -> alipay.cancel(order.orderNo)
+                        .onFailure().recoverWithNull().replaceWithVoid())
                 .invoke(() -> offered.fire(new PaymentOffered(order.id, order.orderNo, order.createdAt,
                         order.payDeadline)))
                 .replaceWithVoid();
@@ -106,13 +117,17 @@ public class PaymentService {
 
     private void requirePayable(Order order) {
         if (!order.isPending()) {
-            throw new ProblemException(409, "Order not payable", "Order " + order.id + " is " + order.status,
-                    Map.of("orderStatus", order.status.name()));
+            throw notPayable(order.id, order.status);
         }
         if (order.isPastDeadline(clock.instant())) {
             throw new ProblemException(409, "Payment window over",
                     "Order " + order.id + " had to be paid by " + order.payDeadline);
         }
+    }
+
+    private static ProblemException notPayable(long orderId, OrderStatus status) {
+        return new ProblemException(409, "Order not payable", "Order " + orderId + " is " + status,
+                Map.of("orderStatus", String.valueOf(status)));
     }
 
     private record OrderPayment(Order order, Payment payment) {

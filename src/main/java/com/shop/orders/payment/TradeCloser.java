@@ -47,6 +47,15 @@ public class TradeCloser {
                         : closeTrade(payment));
     }
 
+    /**
+     * Inside the transaction that closes the order (after its conditional update, so with the order's row
+     * locked): whether a QR code was stored after {@link #close} found none. The closer must then not close
+     * yet: the code was handed out and must be voided first.
+     */
+    public Uni<Boolean> offeredSince(long orderId) {
+        return payments.existsForOrderLocked(orderId);
+    }
+
     Uni<Closure> closeTrade(Payment payment) {
         return alipay.close(payment.orderNo).chain(result -> switch (result) {
             case CLOSED -> Uni.createFrom().item(Closure.CLOSED);
