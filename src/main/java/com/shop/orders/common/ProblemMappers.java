@@ -101,6 +101,13 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e, UriInfo uri) {
+        if (DatabaseUnavailable.isCause(e)) {
+            LOG.warnf("Request %s failed: the database is unavailable (%s)", uri.getPath(), e.toString());
+            return Response.fromResponse(Problem.of(503, "Service unavailable",
+                    "The database cannot be reached right now; try again shortly", uri.getPath()).toResponse())
+                    .header(HttpHeaders.RETRY_AFTER, "2")
+                    .build();
+        }
         String errorId = UUID.randomUUID().toString();
         LOG.errorf(e, "Request %s failed, error id %s", uri.getPath(), errorId);
         return Problem.of(500, "Internal error", "The request failed; error id " + errorId, uri.getPath()).toResponse();

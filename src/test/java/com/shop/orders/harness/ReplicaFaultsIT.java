@@ -50,7 +50,7 @@ class ReplicaFaultsIT {
                             Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(10),
                             Duration.ofSeconds(12), Duration.ofSeconds(4))
                     : new Scale("reduced", 4, Duration.ofSeconds(8), Duration.ofSeconds(2), Duration.ZERO,
-                            Duration.ofSeconds(3), Duration.ofSeconds(4), Duration.ZERO, Duration.ofSeconds(3),
+                            Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ZERO, Duration.ofSeconds(3),
                             Duration.ofSeconds(2));
         }
     }
@@ -144,10 +144,41 @@ class ReplicaFaultsIT {
         scenario("3 Redis down", false, () -> {
             Instant down = Instant.now();
             stack.redis().stop();
-            sleep(SCALE.redisDown());
+            List<String> violations = new ArrayList<>();
+            // Degraded, not unready: the dependencies group says DOWN, readiness (the database) stays UP.
+            boolean reported = awaitAllReplicas(r -> ServiceProcess.status(r.managementUrl()
+                    + "/q/health/group/dependencies") == 503, Duration.ofSeconds(15));
+            if (!reported) {
+                violations.add("not every replica reported Redis down in the health group 'dependencies'");
+            }
+            for (ServiceProcess replica : stack.replicas()) {
+                int ready = ServiceProcess.status(replica.managementUrl() + "/q/health/ready");
+                if (ready != 200) {
+                    violations.add(replica.name() + " not ready (" + ready + ") while only Redis is down");
+                }
+            }
+            Duration left = SCALE.redisDown().minus(Duration.between(down, Instant.now()));
+            sleep(left.isNegative() ? Duration.ZERO : left);
             stack.redis().start();
-            return new Injected(String.format("Redis stopped %.1f s (state lost)", secondsSince(down)), Duration.ZERO);
+            double outage = secondsSince(down);
+            if (!awaitAllReplicas(r -> ServiceProcess.status(r.managementUrl() + "/q/health/group/dependencies") == 200,
+                    Duration.ofSeconds(15))) {
+                violations.add("not every replica reported Redis up again within 15 s");
+            }
+            return new Injected(String.format("Redis stopped %.1f s (state lost); degraded, ready", outage),
+                    Duration.ZERO, violations);
         });
+    }
+
+    private static boolean awaitAllReplicas(java.util.function.Predicate<ServiceProcess> condition, Duration atMost) {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (stack.replicas().stream().filter(ServiceProcess::isAlive).allMatch(condition)) {
+                return true;
+            }
+            sleep(Duration.ofMillis(250));
+        }
+        return false;
     }
 
     @Test
