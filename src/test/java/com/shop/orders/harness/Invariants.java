@@ -113,8 +113,9 @@ final class Invariants {
                             } else {
                                 refunds++;
                             }
-                        } else if (t.status() == SandboxTradeStatus.AWAITING_SCAN
-                                || t.status() == SandboxTradeStatus.WAIT_BUYER_PAY) {
+                        } else if ((t.status() == SandboxTradeStatus.AWAITING_SCAN
+                                || t.status() == SandboxTradeStatus.WAIT_BUYER_PAY)
+                                && java.time.Instant.now().isBefore(t.expiresAt())) {
                             if (o.offered()) {
                                 violations.add(label + ": order closed but the QR code it offered is still payable: "
                                         + t.status());
