@@ -104,6 +104,31 @@ public final class SandboxServer implements AutoCloseable {
         return buyer;
     }
 
+    /**
+     * The buyer pays this QR code, but Alipay's notify of it is lost (never sent): only a query or a close
+     * finds the payment. Same answers as {@link SandboxBuyer#pay}.
+     */
+    public java.util.Optional<TradeSnapshot> payWithoutNotify(String qrCode) {
+        return trades.byQrCode(qrCode).map(trade -> {
+            java.time.Instant now = java.time.Instant.now();
+            trade.pay(now);
+            return trade.snapshot(now);
+        });
+    }
+
+    /**
+     * Sends the payment notify of a paid trade once more, from the start of the retry schedule (a duplicate:
+     * Alipay repeats notifies it believes unanswered). False when there is no such paid trade.
+     */
+    public boolean resendNotify(String outTradeNo) {
+        var trade = trades.byOutTradeNo(outTradeNo);
+        if (trade.isEmpty() || trade.get().snapshot(java.time.Instant.now()).paidAt() == null) {
+            return false;
+        }
+        notifier.paymentMade(trade.get());
+        return true;
+    }
+
     @Override
     public void close() {
         server.stop(0);

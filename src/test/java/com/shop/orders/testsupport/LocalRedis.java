@@ -34,6 +34,17 @@ public final class LocalRedis {
         return redis;
     }
 
+    /**
+     * An independent Redis on a free port of its own, started now and stopped when the JVM exits; unlike
+     * {@link #current()} it is not published to other class loaders, so several can run side by side.
+     */
+    public static LocalRedis startNew() {
+        LocalRedis redis = new LocalRedis(freePort());
+        redis.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "local-redis-stop-" + redis.port));
+        return redis;
+    }
+
     public String url() {
         return "redis://127.0.0.1:" + port;
     }

@@ -1,0 +1,223 @@
+package com.shop.orders.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A MariaDB server of its own ({@code /usr/sbin/mariadbd}) on a free port, data under the given folder, as a child
+ * process of the test JVM: fault tests stop, kill and restart it without touching the machine's database.
+ * Production-like durability ({@code innodb_flush_log_at_trx_commit=1}). root has no password; the services
+ * connect as {@link #USER}/{@link #PASSWORD}, created at the first start.
+ */
+public final class LocalMariaDb implements AutoCloseable {
+
+    public static final String USER = "orders";
+    public static final String PASSWORD = "orders";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Path dir;
+    private final int port;
+    private volatile Process process;
+
+    private LocalMariaDb(Path dir, int port) {
+        this.dir = dir;
+        this.port = port;
+    }
+
+    /** Initialises a data folder under {@code dir} (when there is none yet) and starts the server. */
+    public static LocalMariaDb start(Path dir) {
+        try {
+            Path root = dir.toAbsolutePath();
+            Files.createDirectories(root);
+            LocalMariaDb db = new LocalMariaDb(root, Ports.free());
+            if (!Files.isDirectory(root.resolve("data").resolve("mysql"))) {
+                db.install();
+            }
+            ChildProcesses.register(db::killQuietly);
+            db.start();
+            try (Connection c = db.connect(""); Statement st = c.createStatement()) {
+                for (String host : List.of("%", "127.0.0.1", "localhost")) {
+                    st.execute("CREATE USER IF NOT EXISTS '" + USER + "'@'" + host + "' IDENTIFIED BY '" + PASSWORD + "'");
+                    st.execute("GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'" + host + "'");
+                }
+            }
+            return db;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (SQLException e) {
+            throw new IllegalStateException("MariaDB in " + dir + " started but refused the set-up", e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Path errorLog() {
+        return dir.resolve("mariadb.err");
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database;
+    }
+
+    /** The Vert.x reactive client's URL: {@code mysql://127.0.0.1:port/db}. */
+    public String reactiveUrl(String database) {
+        return "mysql://127.0.0.1:" + port + "/" + database;
+    }
+
+    /** Drops the database if it exists and creates it empty, utf8mb4. */
+    public void createDatabase(String name) {
+        try (Connection c = connect(""); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS `" + name + "`");
+            st.execute("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A new JDBC connection as root ({@code ""}: no default database). */
+    public Connection connect(String database) {
+        try {
+            return DriverManager.getConnection(jdbcUrl(database) + "?connectTimeout=3000", "root", "");
+        } catch (SQLException e) {
+            throw new IllegalStateException("No connection to MariaDB on port " + port, e);
+        }
+    }
+
+    /** Starts the server (no-op when running) and waits until it accepts connections. */
+    public synchronized void start() {
+        if (process != null && process.isAlive()) {
+            return;
+        }
+        List<String> cmd = new ArrayList<>(List.of("/usr/sbin/mariadbd", "--no-defaults",
+                "--datadir=" + dir.resolve("data"),
+                "--port=" + port, "--bind-address=127.0.0.1",
+                "--socket=/tmp/harness-mariadb-" + port + ".sock",
+                "--pid-file=" + dir.resolve("mariadb.pid"),
+                "--log-error=" + errorLog(),
+                "--skip-name-resolve",
+                "--innodb-flush-log-at-trx-commit=1",
+                "--innodb-buffer-pool-size=256M",
+                "--innodb-log-file-size=128M",
+                "--max-connections=600",
+                "--character-set-server=utf8mb4",
+                "--collation-server=utf8mb4_unicode_ci"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            cmd.add("--user=root");
+        }
+        try {
+            process = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("mariadb.out").toFile())).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!isUp()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("mariadbd exited with " + process.exitValue() + ", see " + errorLog());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("MariaDB not up after " + START_TIMEOUT + ", see " + errorLog());
+            }
+            sleep(100);
+        }
+    }
+
+    /** Clean shutdown (SIGTERM), waits for the exit. */
+    public synchronized void stop() {
+        Process p = process;
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A crash: SIGKILL, waits for the exit; InnoDB recovers at the next {@link #start()}. */
+    public synchronized void kill() {
+        killQuietly();
+    }
+
+    public void restart() {
+        stop();
+        start();
+    }
+
+    public boolean isUp() {
+        if (process == null || !process.isAlive()) {
+            return false;
+        }
+        try (Connection c = DriverManager.getConnection(jdbcUrl("") + "?connectTimeout=1000", "root", "")) {
+            return c.isValid(1);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void killQuietly() {
+        Process p = process;
+        if (p != null && p.isAlive()) {
+            p.destroyForcibly();
+            try {
+                p.waitFor(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void install() throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("mariadb-install-db", "--no-defaults",
+                "--datadir=" + dir.resolve("data"), "--auth-root-authentication-method=normal", "--skip-test-db"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            cmd.add("--user=root");
+        }
+        Path log = dir.resolve("install.log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IllegalStateException("mariadb-install-db failed, see " + log);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
