@@ -81,6 +81,7 @@ public final class Benchmark {
     }
 
     private static void phase(Bench bench, String name, Runnable phase) {
+        Drain.await(bench, "phase " + name);
         Progress.say("phase %s", name);
         bench.rss().phase(name);
         long start = System.nanoTime();

@@ -14,11 +14,13 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * Open-model load: a simulation of the bench/gatling project in a JVM of its own (so its CPU is never the
- * service's), configured by system properties; the percentiles come from the report's js/stats.json.
+ * service's), configured by system properties; the percentiles come from the report's js/stats.js.
  */
 final class Gatling {
 
@@ -36,7 +38,8 @@ final class Gatling {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES, JsonReadFeature.ALLOW_TRAILING_COMMA).build();
 
     private final Path project;
     private final Path resultsDir;
@@ -85,13 +88,20 @@ final class Gatling {
 
     private static Path statsFile(Path runDir) throws IOException {
         try (Stream<Path> files = Files.walk(runDir)) {
-            return files.filter(p -> p.endsWith(Path.of("js", "stats.json")))
+            return files.filter(p -> p.endsWith(Path.of("js", "stats.js")))
                     .max(Comparator.comparing(Path::toString)).orElse(null);
         }
     }
 
+    /** The report's js/stats.js: {@code var stats = {...}} (a JS object literal, names unquoted) and functions. */
     private static Map<String, Request> parse(Path stats) throws IOException {
-        JsonNode root = JSON.readTree(Files.readString(stats, StandardCharsets.UTF_8));
+        String js = Files.readString(stats, StandardCharsets.UTF_8);
+        int start = js.indexOf('{', js.indexOf("var stats"));
+        int end = js.lastIndexOf('}', js.indexOf("function fillStats"));
+        if (start < 0 || end < start) {
+            throw new IllegalStateException("unexpected Gatling report " + stats);
+        }
+        JsonNode root = JSON.readTree(js.substring(start, end + 1));
         Map<String, Request> requests = new LinkedHashMap<>();
         requests.put("all", request("all", root.get("stats")));
         JsonNode contents = root.get("contents");

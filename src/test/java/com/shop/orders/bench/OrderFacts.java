@@ -50,6 +50,17 @@ final class OrderFacts {
         }
     }
 
+    /** Orders waiting for payment, whatever their SKU. */
+    long pendingAll() {
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(
+                "SELECT COUNT(*) FROM orders WHERE status = 'PENDING_PAYMENT'"); ResultSet rs = st.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     long pending(Catalog.Range skus) {
         return count(skus, "PENDING_PAYMENT");
     }

@@ -92,6 +92,7 @@ final class PlacementPhase {
                 List.of(new Svg.Series("p50", medianRuns.stream().map(Wrk.Run::p50).toList()),
                         new Svg.Series("p90", medianRuns.stream().map(Wrk.Run::p90).toList()),
                         new Svg.Series("p99", medianRuns.stream().map(Wrk.Run::p99).toList()))));
+        Drain.await(bench, "the open-model run");
         fixedRate(skus, figures);
     }
 

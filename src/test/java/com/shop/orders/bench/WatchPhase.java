@@ -59,21 +59,23 @@ final class WatchPhase {
         Catalog.Range skus = bench.catalog().create(100, 10_000_000);
         double checks0 = bench.service().metric(CHECKS);
         double sweep0 = bench.service().metric(SWEEP_CLOSED);
-        double placeSeconds = Math.max(1, Math.min(0.8 * timings.payTimeout().toSeconds(), target / 200.0));
-        double rate = target / placeSeconds;
-        Progress.say("  %d pending: placing at %.0f orders/s for %.0f s, %.0f%% paid with the notify lost",
+        // At least 200 orders/s, fast enough that all of them are pending at once (placed within 80% of the window).
+        long placeSeconds = Math.max(1, Math.min((long) (0.8 * timings.payTimeout().toSeconds()),
+                (long) Math.ceil(target / 200.0)));
+        double rate = (double) target / placeSeconds;
+        Progress.say("  %d pending: placing at %.0f orders/s for %d s, %.0f%% paid with the notify lost",
                 target, rate, placeSeconds, size.watchPayShare() * 100);
         Map<String, String> props = new LinkedHashMap<>();
         props.put("baseUrl", bench.service().apiUrl());
         props.put("sandboxUrl", bench.stack().sandbox().baseUrl());
         props.put("rate", String.format(java.util.Locale.ROOT, "%.2f", rate));
-        props.put("seconds", Long.toString(Math.round(placeSeconds)));
+        props.put("seconds", Long.toString(placeSeconds));
         props.put("skuFrom", Long.toString(skus.from()));
         props.put("skuTo", Long.toString(skus.to()));
         props.put("payShare", Double.toString(size.watchPayShare()));
         props.put("tokens", bench.tokens().toString());
         CompletableFuture<Map<String, Gatling.Request>> load = CompletableFuture.supplyAsync(() ->
-                bench.gatling().run("PlaceOrdersAtFixedRate", props, Duration.ofSeconds(Math.round(placeSeconds))));
+                bench.gatling().run("PlaceOrdersAtFixedRate", props, Duration.ofSeconds(placeSeconds)));
         long heldMax = 0;
         List<double[]> pendingOverTime = new ArrayList<>();
         long start = System.nanoTime();

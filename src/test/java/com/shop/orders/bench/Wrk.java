@@ -59,7 +59,7 @@ final class Wrk {
 
     Run place(int connections, Duration length, long skuFrom, long skuTo) {
         int threads = Math.min(2, connections);
-        List<String> command = List.of("wrk", "-t" + threads, "-c" + connections, "-d" + length.toMillis() + "ms",
+        List<String> command = List.of("wrk", "-t" + threads, "-c" + connections, "-d" + Math.max(1, length.toSeconds()) + "s",
                 "--timeout", "10s", "-s", script.toString(), baseUrl);
         Map<String, String> env = Map.of("SKU_FROM", Long.toString(skuFrom), "SKU_TO", Long.toString(skuTo),
                 "TOKENS_FILE", tokens.toString());
