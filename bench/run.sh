@@ -27,5 +27,5 @@ echo "building the service, the load scenarios and the test classpath"
 ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 (cd bench/gatling && ../../mvnw -q -B package)
 
-exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+exec java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   com.shop.orders.bench.Benchmark "$size"

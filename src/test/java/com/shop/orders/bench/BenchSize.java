@@ -32,8 +32,8 @@ record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, 
             case "full" -> new BenchSize("full", Duration.ofSeconds(90), 2000, 1000, List.of(8, 32, 128), 3,
                     Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 2000,
                     List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30));
-            case "quick" -> new BenchSize("quick", Duration.ofSeconds(8), 200, 1000, List.of(8, 32, 128), 3,
-                    Duration.ofSeconds(1), 200, Duration.ofSeconds(3), 64, 150,
+            case "quick" -> new BenchSize("quick", Duration.ofSeconds(12), 200, 1000, List.of(8, 32, 128), 3,
+                    Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 150,
                     List.of(200, 500), 0.1, 100, Duration.ofSeconds(2));
             default -> throw new IllegalArgumentException("size is full or quick, not " + name);
         };

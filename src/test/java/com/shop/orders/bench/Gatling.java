@@ -69,6 +69,9 @@ final class Gatling {
                     + Files.readString(project.resolve("target/classpath.txt")).trim();
             Path runDir = Files.createDirectories(resultsDir.resolve(simulation.toLowerCase() + "-" + System.nanoTime()));
             List<String> command = new ArrayList<>(List.of("java", "-Xmx512m", "-XX:+UseParallelGC",
+                    // C1 only: a load of a few hundred requests/s needs no more, and C2's compiling would take CPU
+                    // from the service on a small machine.
+                    "-XX:TieredStopAtLevel=1",
                     "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", classpath));
             properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
             command.addAll(List.of("io.gatling.app.Gatling", "-s", "com.shop.orders.bench.gatling." + simulation,

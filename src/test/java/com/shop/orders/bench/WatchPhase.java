@@ -90,8 +90,8 @@ final class WatchPhase {
                     + " placement/payment requests failed");
         }
         // Every order is decided within its pay window plus the bound; wait for that, with room for a slow broker.
-        Instant giveUp = Instant.now().plus(timings.payTimeout()).plus(timings.brokerFirstCheck())
-                .plus(timings.brokerCheckInterval().multipliedBy(6)).plusSeconds(30);
+        Duration bound = timings.brokerCheckInterval().plus(timings.brokerFirstCheck()).plusSeconds(2);
+        Instant giveUp = Instant.now().plus(timings.payTimeout()).plus(bound.multipliedBy(2)).plusSeconds(10);
         long pending;
         do {
             pending = sample(skus, start, pendingOverTime);
@@ -137,9 +137,6 @@ final class WatchPhase {
         }
         if (paidUnfound > 0) {
             bench.results().problem("watch " + target + ": " + paidUnfound + " orders PAID without a sandbox payment");
-        }
-        if (leftPending > 0) {
-            bench.results().problem("watch " + target + ": " + leftPending + " orders still pending long after their deadline");
         }
         double amplification = expectedChecks > 0 ? checks / expectedChecks : Double.NaN;
         Map<String, Object> m = new LinkedHashMap<>();
@@ -193,6 +190,9 @@ final class WatchPhase {
         double amp = (double) reference.get("checksPerMessagePerInterval");
         long sweep = levels.stream().mapToLong(l -> (long) l.get("sweepClosed")).sum();
         String b = "<= " + bound.toSeconds() + " s";
+        long left = levels.stream().mapToLong(l -> (long) l.get("leftPending")).sum();
+        bench.results().verdict(NAME, "orders still pending at deadline + 2 x bound (all levels)", Long.toString(left),
+                "0", left == 0);
         bench.results().verdict(NAME, "close lateness p99" + at, String.format("%.1f s", lateP99), b,
                 lateP99 <= bound.toSeconds());
         bench.results().verdict(NAME, "lost notify found p99" + at, String.format("%.1f s", foundP99), b,
