@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The benchmark in one command:  bench/run.sh [full|quick]
+#
+# Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
+# are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
+# it starts its own MariaDB, Redis, RocketMQ broker, Alipay sandbox and the service as its own process, and
+# writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores; "quick" runs
+# every phase for a few seconds (CI runs it through BenchmarkIT).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size="${1:-full}"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v mysqlslap >/dev/null 2>&1 || missing+=(mariadb-client)
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+echo "building the service, the load scenarios and the test classpath"
+./mvnw -q -B package -DskipTests
+./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
+(cd bench/gatling && ../../mvnw -q -B package)
+
+exec java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+  com.shop.orders.bench.Benchmark "$size"

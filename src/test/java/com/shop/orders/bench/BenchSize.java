@@ -1,0 +1,53 @@
+package com.shop.orders.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How big a run is. "full" is the benchmark (about half an hour on 2 cores); "quick" runs every phase with tiny
+ * counts for a few seconds each, to prove the run works (CI, {@code BenchmarkIT}), never to judge speed.
+ *
+ * @param name             full or quick
+ * @param payTimeout       the service's pay window for the whole run
+ * @param members          distinct members (tokens) placing orders
+ * @param spreadSkus       SKUs the spread placement picks from
+ * @param concurrencies    connections of the closed-model placement runs
+ * @param rounds           interleaved rounds (limit, service) per comparison
+ * @param roundLength      length of one service round (the limit's rounds are sized to about the same)
+ * @param fixedRate        orders per second of the open-model placement run
+ * @param fixedRateLength  its length
+ * @param flashConnections connections of the flash sale
+ * @param flashStock       stock of the flash sale's SKU in each round
+ * @param watchLevels      pending orders held in the watch capacity phase
+ * @param watchPayShare    share of the watch's orders paid with the notify lost
+ * @param notifyRate       notifies per second
+ * @param notifyLength     length of the notify run
+ */
+record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, List<Integer> concurrencies, int rounds,
+                 Duration roundLength, int fixedRate, Duration fixedRateLength, int flashConnections, int flashStock,
+                 List<Integer> watchLevels, double watchPayShare, int notifyRate, Duration notifyLength) {
+
+    static BenchSize of(String name) {
+        return switch (name) {
+            case "full" -> new BenchSize("full", Duration.ofSeconds(90), 2000, 1000, List.of(8, 32, 128), 3,
+                    Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 2000,
+                    List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30));
+            case "quick" -> new BenchSize("quick", Duration.ofSeconds(12), 200, 1000, List.of(8, 32, 128), 3,
+                    Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 150,
+                    List.of(200, 500), 0.1, 100, Duration.ofSeconds(2));
+            default -> throw new IllegalArgumentException("size is full or quick, not " + name);
+        };
+    }
+
+    boolean quick() {
+        return name.equals("quick");
+    }
+
+    /**
+     * Whether a phase waits until the orders of the phases before it are decided, so that it measures its own path
+     * and not their expiry as well. The quick size cannot spend the time; its figures are not judged anyway.
+     */
+    boolean drainsBetweenPhases() {
+        return !quick();
+    }
+}

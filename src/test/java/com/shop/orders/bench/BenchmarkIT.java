@@ -1,0 +1,52 @@
+package com.shop.orders.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The reduced benchmark (bench/run.sh quick) against the packaged service: every phase with tiny counts. It proves
+ * the run is sound, never a speed figure: the results are written, every phase has its numbers, nothing was
+ * oversold and no answer was an error other than the flash sale's expected 409s.
+ */
+class BenchmarkIT {
+
+    @Test
+    void quickRunIsSound() throws Exception {
+        Benchmark.Outcome outcome = Benchmark.run(BenchSize.of("quick"), Path.of("target/bench-results"));
+
+        assertTrue(Files.isRegularFile(outcome.json()), "results file written");
+        assertTrue(Files.readString(outcome.html()).contains("<svg"), "report with charts written");
+        assertEquals(List.of(), outcome.results().problems(), "unexpected answers, oversell or failed phases");
+        JsonNode results = new ObjectMapper().readTree(outcome.json().toFile());
+        JsonNode phases = results.get("phases");
+        for (String phase : List.of("1 limit", PlacementPhase.NAME, FlashSalePhase.NAME, WatchPhase.NAME,
+                NotifyPhase.NAME, "6 start-up and RSS")) {
+            assertTrue(phases.has(phase), "phase " + phase + " reported");
+        }
+        for (JsonNode c : phases.get(PlacementPhase.NAME).get("byConcurrency")) {
+            assertTrue(c.get("medianRatio").asDouble() > 0, "placement measured at " + c.get("connections"));
+        }
+        assertTrue(phases.get(PlacementPhase.NAME).get("fixedRate").get("place").get("requests").asLong() > 0);
+        assertEquals(0, phases.get(FlashSalePhase.NAME).get("oversold").asLong(), "no oversell");
+        assertTrue(phases.get(FlashSalePhase.NAME).get("medianRatio").asDouble() > 0, "flash sale measured");
+        for (JsonNode level : phases.get(WatchPhase.NAME).get("levels")) {
+            assertTrue(level.get("expired").asLong() > 0, "orders expired at " + level.get("target"));
+            assertTrue(level.get("latenessSeconds").get("p99").isNumber());
+            assertTrue(level.has("leftPending"), "undecided orders counted");
+        }
+        assertEquals(0, phases.get(WatchPhase.NAME).get("discardedHalfMessages").asLong(), "no half message discarded");
+        assertTrue(phases.get(NotifyPhase.NAME).get("notify").get("ok").asLong() > 0, "notifies answered");
+        assertTrue(phases.get("6 start-up and RSS").get("startupMs").asLong() > 0);
+        assertFalse(results.get("verdicts").isEmpty(), "figures printed against their targets");
+    }
+}

@@ -1,0 +1,102 @@
+package com.shop.orders.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Phase 5: notify to PAID. Pending orders are placed first (not measured), then Alipay's notifies for them,
+ * signed with the sandbox's Alipay key, arrive at a fixed rate (Gatling, open model); the service answers
+ * "success" once the order is PAID, so the response time is the time from notify to PAID.
+ */
+final class NotifyPhase {
+
+    static final String NAME = "5 notify to PAID";
+
+    private final Bench bench;
+
+    NotifyPhase(Bench bench) {
+        this.bench = bench;
+    }
+
+    void run() {
+        BenchSize size = bench.size();
+        int notifies = (int) (size.notifyRate() * size.notifyLength().toSeconds());
+        Catalog.Range skus = bench.catalog().create(50, 10_000_000);
+        placeOrders(skus, notifies + notifies / 10 + 5);
+        List<OrderFacts.OrderRow> pending = bench.facts().orders(skus).stream()
+                .filter(o -> "PENDING_PAYMENT".equals(o.status())).limit(notifies).toList();
+        if (pending.size() < notifies) {
+            bench.results().problem("notify: only " + pending.size() + " pending orders for " + notifies + " notifies");
+        }
+        NotifyForms forms = new NotifyForms(bench.stack().sandbox());
+        List<String> lines = new ArrayList<>();
+        lines.add("body");
+        pending.forEach(o -> lines.add(forms.paid(o.orderNo(), o.total().toPlainString())));
+        Path csv = bench.runDir().resolve("notifies.csv");
+        try {
+            Files.write(csv, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Progress.say("  %d notifies at %d/s (Gatling)", pending.size(), size.notifyRate());
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("baseUrl", bench.service().apiUrl());
+        props.put("notifies", csv.toString());
+        props.put("rate", Integer.toString(size.notifyRate()));
+        props.put("seconds", Long.toString(pending.size() / size.notifyRate()));
+        Gatling.Request notify = bench.gatling().run("NotifyAtFixedRate", props, size.notifyLength()).get("notify");
+        Map<String, Object> figures = bench.results().phase(NAME);
+        if (notify == null || notify.total() == 0) {
+            bench.results().problem("notify: Gatling reported no request");
+            return;
+        }
+        if (notify.ko() > 0) {
+            bench.results().problem("notify: " + notify.ko() + " of " + notify.total() + " not answered \"success\"");
+        }
+        long paid = bench.facts().count(skus, "PAID");
+        if (paid != notify.ok()) {
+            bench.results().problem("notify: " + notify.ok() + " answered success but " + paid + " orders PAID");
+        }
+        figures.put("notifiesPerSecond", size.notifyRate());
+        figures.put("notify", notify.toMap());
+        figures.put("ordersPaid", paid);
+        bench.results().verdict(NAME, "p99 at " + size.notifyRate() + " notifies/s", String.format(
+                "%.0f ms (p50 %.0f, max %.0f)", notify.p99(), notify.p50(), notify.max()), "<= 50 ms", notify.p99() <= 50);
+        bench.results().chart(Svg.bars("Notify to PAID at " + size.notifyRate() + "/s, open model (Gatling)", "ms",
+                List.of("p50", "p90", "p99", "p99.9", "max"), List.of(new Svg.Series("notify",
+                        List.of(notify.p50(), notify.p90(), notify.p99(), notify.p999(), notify.max())))));
+    }
+
+    /** Places the orders the notifies will pay, 32 at a time. */
+    private void placeOrders(Catalog.Range skus, int count) {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Semaphore inFlight = new Semaphore(32);
+        List<CompletableFuture<?>> calls = new ArrayList<>();
+        String token = bench.stack().tokens().token("bench-notify-member");
+        for (int i = 0; i < count; i++) {
+            long sku = skus.from() + i % skus.size();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(bench.service().apiUrl() + "/api/orders"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + sku + ",\"quantity\":1}]}"))
+                    .build();
+            inFlight.acquireUninterruptibly();
+            calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                    .whenComplete((r, e) -> inFlight.release()));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+    }
+}

@@ -1,0 +1,92 @@
+package com.shop.orders.bench;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.shop.orders.harness.ServiceStack;
+
+/**
+ * The database's limit for placing orders: MariaDB running exactly the service's placement transaction
+ * (OrderPlacement: order insert, item insert, then the conditional stock update of StockLocks, then COMMIT),
+ * driven by mysqlslap against the benchmark's own MariaDB, in a schema of its own with the service's tables
+ * (copied from the migrated database with SHOW CREATE TABLE). The SKU is picked into a variable first:
+ * {@code WHERE id = FLOOR(RAND()*N)} would be evaluated per row and scan the table.
+ */
+final class PlacementLimit {
+
+    /** One mysqlslap run: transactions per second at a concurrency. */
+    record Run(int concurrency, long transactions, double seconds) {
+        double perSecond() {
+            return transactions / seconds;
+        }
+    }
+
+    private static final int STATEMENTS_PER_ORDER = 6;
+    private static final Pattern SECONDS = Pattern.compile("Average number of seconds to run all queries: ([0-9.]+)");
+
+    private final ServiceStack stack;
+    private final String createTables;
+
+    PlacementLimit(ServiceStack stack) {
+        this.stack = stack;
+        this.createTables = serviceTables(stack);
+    }
+
+    /** Orders spread over SKUs 1..skus (stock enough for the run). */
+    Run spread(int skus, int concurrency, long transactions) {
+        return run("SET @sku = FLOOR(1 + RAND() * " + skus + ")", skus, concurrency, transactions);
+    }
+
+    /** Every order on SKU 1: the hot row. */
+    Run hot(int concurrency, long transactions) {
+        return run("SET @sku = 1", 1, concurrency, transactions);
+    }
+
+    private Run run(String pickSku, int skus, int concurrency, long transactions) {
+        long perClient = Math.max(5, transactions / concurrency);
+        String create = createTables + ";INSERT INTO sku (id, code, name, price, stock, lock_stock) "
+                + "SELECT seq, CONCAT('L-', seq), CONCAT('Limit SKU ', seq), 10.00, 100000000, 0 FROM seq_1_to_" + skus;
+        String query = String.join(";", pickSku,
+                "START TRANSACTION",
+                "INSERT INTO orders (order_no, member_id, status, total_amount, pay_deadline, created_at, "
+                        + "idempotency_key, request_hash) VALUES (UUID_SHORT(), 'member-1', 'PENDING_PAYMENT', 10.00, "
+                        + "NOW(6) + INTERVAL 5 MINUTE, NOW(6), NULL, NULL)",
+                "INSERT INTO order_item (order_id, sku_id, sku_name, unit_price, quantity) "
+                        + "VALUES (LAST_INSERT_ID(), @sku, 'Limit SKU', 10.00, 1)",
+                "UPDATE sku SET lock_stock = lock_stock + 1 WHERE id = @sku AND price = 10.00 AND stock - lock_stock >= 1",
+                "COMMIT");
+        List<String> command = List.of("mysqlslap", "--host=127.0.0.1", "--port=" + stack.mariaDb().port(),
+                "--protocol=tcp", "--user=root", "--create-schema=placement_limit", "--delimiter=;",
+                "--create=" + create, "--query=" + query, "--concurrency=" + concurrency, "--iterations=1",
+                "--number-of-queries=" + perClient * concurrency * STATEMENTS_PER_ORDER);
+        String output = Command.run(command, Map.of(), null, Duration.ofMinutes(5)).requireSuccess("mysqlslap").output();
+        Matcher m = SECONDS.matcher(output);
+        if (!m.find()) {
+            throw new IllegalStateException("mysqlslap printed no time: " + Command.tail(output));
+        }
+        return new Run(concurrency, perClient * concurrency, Math.max(0.001, Double.parseDouble(m.group(1))));
+    }
+
+    private static String serviceTables(ServiceStack stack) {
+        List<String> ddl = new ArrayList<>();
+        try (Connection c = stack.connect(); Statement st = c.createStatement()) {
+            for (String table : List.of("sku", "orders", "order_item")) {
+                try (ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + table)) {
+                    rs.next();
+                    ddl.add(rs.getString(2).replace('\n', ' '));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return String.join(";", ddl);
+    }
+}

@@ -1,0 +1,119 @@
+package com.shop.orders.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * The run's figures, phase by phase, and each target's verdict. Written as JSON (machine-readable) and given to the
+ * HTML report; targets are printed against their figures with PASS or MISS, and never fail the run.
+ */
+final class Results {
+
+    /** A figure held against its target. {@code pass} is null for figures reported without a target. */
+    record Verdict(String phase, String figure, String value, String target, Boolean pass) {
+        String mark() {
+            return pass == null ? "info" : pass ? "PASS" : "MISS";
+        }
+    }
+
+    private final Map<String, Object> root = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> phases = new LinkedHashMap<>();
+    private final List<Verdict> verdicts = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private final List<String> charts = new ArrayList<>();
+
+    Results(String size) {
+        root.put("size", size);
+        root.put("startedAt", java.time.Instant.now().toString());
+        root.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(),
+                "os", System.getProperty("os.name") + " " + System.getProperty("os.version"),
+                "java", System.getProperty("java.version")));
+    }
+
+    void put(String key, Object value) {
+        root.put(key, value);
+    }
+
+    /** The figures of one phase (created on first use, in phase order). */
+    Map<String, Object> phase(String name) {
+        return phases.computeIfAbsent(name, n -> new LinkedHashMap<>());
+    }
+
+    Map<String, Map<String, Object>> phases() {
+        return phases;
+    }
+
+    void verdict(String phase, String figure, String value, String target, Boolean pass) {
+        Verdict v = new Verdict(phase, figure, value, target, pass);
+        verdicts.add(v);
+        Progress.say("%-4s %s: %s (target %s)", v.mark(), phase + " / " + figure, value, target);
+    }
+
+    void info(String phase, String figure, String value) {
+        verdict(phase, figure, value, "-", null);
+    }
+
+    /** Something that makes the run unsound (an unexpected answer, an oversell, a phase that failed). */
+    void problem(String text) {
+        problems.add(text);
+        Progress.say("PROBLEM %s", text);
+    }
+
+    /** An inline SVG chart for the HTML report (not part of the JSON). */
+    void chart(String svg) {
+        charts.add(svg);
+    }
+
+    List<String> charts() {
+        return charts;
+    }
+
+    List<Verdict> verdicts() {
+        return verdicts;
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+
+    Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>(root);
+        m.put("finishedAt", java.time.Instant.now().toString());
+        m.put("phases", phases);
+        m.put("verdicts", verdicts);
+        m.put("problems", problems);
+        return m;
+    }
+
+    void writeJson(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), toMap());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String summaryTable() {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format("%-5s %-22s %-52s %-28s %s%n", "", "phase", "figure", "value", "target"));
+        for (Verdict v : verdicts) {
+            out.append(String.format("%-5s %-22s %-52s %-28s %s%n", v.mark(), v.phase(), v.figure(), v.value(),
+                    v.target()));
+        }
+        if (!problems.isEmpty()) {
+            out.append("problems:\n");
+            problems.forEach(p -> out.append("  ").append(p).append('\n'));
+        }
+        return out.toString();
+    }
+}
