@@ -67,9 +67,16 @@ public interface ExpiryConfig {
         @WithDefault("10")
         int max();
 
-        /** Queries in flight at once; a check-back that finds no room leaves its query to a later check. */
+        /** Queries in flight at once; the others wait their turn, in the order their check-backs came. */
         @WithDefault("16")
         int concurrency();
+
+        /**
+         * Orders waiting for a query at most; a check-back that finds the line full leaves its order to a later
+         * check (counted as {@code busy}).
+         */
+        @WithDefault("20000")
+        int waitingMax();
 
         /** How long the query state of an order is kept in Redis after its deadline. */
         @WithDefault("1H")

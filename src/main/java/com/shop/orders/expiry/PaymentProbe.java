@@ -1,8 +1,14 @@
 package com.shop.orders.expiry;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -19,6 +25,8 @@ import io.smallrye.mutiny.Uni;
  * Looks for a payment whose notify was lost: when an order's query budget says a query is due, asks Alipay
  * and records the payment it finds. Started by a check-back and never waited for, so that a slow Alipay
  * or Redis never delays an answer to the broker; the next check-back after it sees the order decided.
+ * Probes run a few at a time; the others wait in line, each order once. The broker checks its messages in the
+ * same order on every pass, so probes that were dropped when all were busy would always be the same orders'.
  */
 @ApplicationScoped
 // Created at start, not at first use, so that its meters exist (at zero) before the first event.
@@ -32,38 +40,74 @@ public class PaymentProbe {
     private final QueryBudget budget;
     private final TradeQuery trades;
     private final MeterRegistry registry;
+    private final Clock clock;
     private final Semaphore inFlight;
+    private final int waitingMax;
+    private final Queue<ExpiryMessage> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger waitingCount = new AtomicInteger();
+    /** Orders waiting or being probed: a check-back of one of them adds nothing. */
+    private final Set<String> lined = ConcurrentHashMap.newKeySet();
 
-    public PaymentProbe(QueryBudget budget, TradeQuery trades, ExpiryConfig config, MeterRegistry registry) {
+    public PaymentProbe(QueryBudget budget, TradeQuery trades, ExpiryConfig config, MeterRegistry registry,
+            Clock clock) {
         this.budget = budget;
         this.trades = trades;
         this.registry = registry;
+        this.clock = clock;
         this.inFlight = new Semaphore(config.query().concurrency());
+        this.waitingMax = config.query().waitingMax();
+        registry.gauge("expiry.probes.waiting", waitingCount);
         for (String result : RESULTS) {
             registry.counter("expiry.probes", "result", result);
         }
     }
 
-    /** Starts a probe of the order if one could be due; returns at once. */
+    /** Lines up a probe of the order if one could be due; returns at once. */
     void probeIfDue(ExpiryMessage message, Instant now) {
-        if (!budget.rule().isOldEnough(message.createdAt(), now)) {
+        if (!budget.rule().isOldEnough(message.createdAt(), now) || !lined.add(message.orderNo())) {
             return;
         }
-        if (!inFlight.tryAcquire()) {
+        if (waitingCount.incrementAndGet() > waitingMax) {
+            waitingCount.decrementAndGet();
+            lined.remove(message.orderNo());
             count("busy");
             return;
         }
+        waiting.add(message);
+        startWaiting();
+    }
+
+    /** Starts waiting probes while there is room. Called after each line-up and after each probe ends. */
+    private void startWaiting() {
+        while (!waiting.isEmpty() && inFlight.tryAcquire()) {
+            ExpiryMessage next = waiting.poll();
+            if (next == null) {
+                inFlight.release();
+                continue;
+            }
+            waitingCount.decrementAndGet();
+            start(next);
+        }
+    }
+
+    private void start(ExpiryMessage message) {
         try {
-            MutinyBridge.start(() -> probe(message, now).onTermination().invoke(inFlight::release),
+            MutinyBridge.start(() -> probe(message, clock.instant()).onTermination().invoke(() -> ended(message)),
                     this::count,
                     failure -> {
                         count("error");
                         LOG.debugf("Probe of %s failed: %s", message.orderNo(), failure.toString());
                     });
         } catch (RuntimeException e) {
-            inFlight.release();
-            throw e;
+            count("error");
+            ended(message);
         }
+    }
+
+    private void ended(ExpiryMessage message) {
+        lined.remove(message.orderNo());
+        inFlight.release();
+        startWaiting();
     }
 
     private Uni<String> probe(ExpiryMessage message, Instant now) {
