@@ -35,9 +35,6 @@ public final class Benchmark {
     }
 
     static Outcome run(BenchSize size, Path resultsDir) {
-        // Logging set up once, here, before the stack's parts start in parallel: JBoss LogManager's initialisation
-        // from two threads at once can deadlock.
-        java.util.logging.Logger.getLogger(Benchmark.class.getName());
         Path project = Path.of("").toAbsolutePath();
         String stamp = STAMP.format(java.time.Instant.now());
         Path runDir = project.resolve("target/bench/" + stamp);

@@ -95,6 +95,26 @@ final class OrderStream {
         }
     }
 
+    /**
+     * Warms the replicas' JVMs up (class loading, JIT) with {@code orders} orders that are placed, offered a QR code
+     * and cancelled at once, so that they are decided before anything is measured.
+     */
+    void warmUp(int orders) throws InterruptedException {
+        for (int i = 0; i < orders; i++) {
+            int number = i;
+            lives.submit(() -> {
+                String token = tokens.computeIfAbsent(tag + "-m" + (number % 3), m -> stack.tokens().token(m));
+                Placed order = place(token, Kind.CANCELLED, ThreadLocalRandom.current());
+                if (order != null) {
+                    placed.add(order);
+                    requestQr(token, order);
+                    call("POST", "/api/orders/" + order.id() + "/cancel", token, null, null, Instant.now().plusSeconds(30));
+                }
+            });
+        }
+        awaitLives(Duration.ofMinutes(2));
+    }
+
     /** Waits until every order's life has run (placed, and paid, cancelled or left). */
     void awaitLives(Duration atMost) throws InterruptedException {
         lives.shutdown();

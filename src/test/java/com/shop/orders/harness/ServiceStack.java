@@ -60,6 +60,9 @@ public final class ServiceStack implements AutoCloseable {
      * as system properties (e.g. {@code shop.alipay.read-timeout=3s}) and win over the timings' settings.
      */
     public static ServiceStack start(Path dir, int replicas, Timings timings, Map<String, String> extraSettings) {
+        // Logging set up once, before the stack's parts start in parallel: JBoss LogManager's initialisation from two
+        // threads at once can deadlock.
+        java.util.logging.Logger.getLogger(ServiceStack.class.getName());
         Path root = dir.toAbsolutePath();
         ServiceStack stack = new ServiceStack(root, timings);
         try {

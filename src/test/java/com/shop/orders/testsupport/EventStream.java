@@ -45,8 +45,8 @@ public final class EventStream implements AutoCloseable {
     private final CompletableFuture<HttpResponse<Flow.Publisher<List<ByteBuffer>>>> response;
     private volatile Flow.Subscription subscription;
 
-    private EventStream(String path, String token) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port + path))
+    private EventStream(String url, String token) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url))
                 .header("Accept", "text/event-stream")
                 .header("Authorization", "Bearer " + token)
                 .GET().build();
@@ -63,7 +63,12 @@ public final class EventStream implements AutoCloseable {
 
     /** Opens the stream and waits for its head. */
     public static EventStream open(String path, String token) {
-        EventStream stream = new EventStream(path, token);
+        return openAt(RestAssured.baseURI + ":" + RestAssured.port, path, token);
+    }
+
+    /** Opens the stream of the service at {@code baseUrl} (one replica of several) and waits for its head. */
+    public static EventStream openAt(String baseUrl, String path, String token) {
+        EventStream stream = new EventStream(baseUrl + path, token);
         stream.status();
         return stream;
     }
