@@ -23,6 +23,9 @@ final class WatchPhase {
     static final String NAME = "4 watch capacity";
     private static final String CHECKS = "expiry_checks_seconds_count";
     private static final String SWEEP_CLOSED = "expiry_sweep_closed_total";
+    /** What the check-backs' Alipay probes came to: how a lost notify is (or is not) found before the deadline. */
+    private static final String PROBES = "expiry_probes_total";
+    private static final List<String> PROBE_RESULTS = List.of("paid", "unpaid", "not_due", "busy", "error");
 
     private final Bench bench;
 
@@ -59,6 +62,7 @@ final class WatchPhase {
         Catalog.Range skus = bench.catalog().create(100, 10_000_000);
         double checks0 = bench.service().metric(CHECKS);
         double sweep0 = bench.service().metric(SWEEP_CLOSED);
+        Map<String, Double> probes0 = probes();
         // At least 200 orders/s, fast enough that all of them are pending at once (placed within 80% of the window).
         long placeSeconds = Math.max(1, Math.min((long) (0.8 * timings.payTimeout().toSeconds()),
                 (long) Math.ceil(target / 200.0)));
@@ -100,8 +104,20 @@ final class WatchPhase {
                 pause(Duration.ofSeconds(1));
             }
         } while (pending > 0 && Instant.now().isBefore(giveUp));
-        return measure(target, skus, timings, heldMax, pending, bench.service().metric(CHECKS) - checks0,
+        Map<String, Object> m = measure(target, skus, timings, heldMax, pending, bench.service().metric(CHECKS) - checks0,
                 bench.service().metric(SWEEP_CLOSED) - sweep0, pendingOverTime);
+        Map<String, Double> probes = probes();
+        Map<String, Long> probed = new LinkedHashMap<>();
+        PROBE_RESULTS.forEach(r -> probed.put(r, Math.round(probes.get(r) - probes0.get(r))));
+        m.put("probes", probed);
+        Progress.say("  %d pending: Alipay probes %s", target, probed);
+        return m;
+    }
+
+    private Map<String, Double> probes() {
+        Map<String, Double> counts = new LinkedHashMap<>();
+        PROBE_RESULTS.forEach(r -> counts.put(r, bench.service().metric(PROBES, "result", r)));
+        return counts;
     }
 
     private long sample(Catalog.Range skus, long start, List<double[]> series) {

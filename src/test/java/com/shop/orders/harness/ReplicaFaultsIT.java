@@ -97,10 +97,12 @@ class ReplicaFaultsIT {
                 "shop.alipay.connect-timeout", "2s"));
         events = PaidEvents.listen(stack.rocketMq().nameServerAddress(), ServiceStack.PAID_TOPIC);
         stackStartup = Duration.ofNanos(System.nanoTime() - startedAt);
-        // Cold JVMs answer the first requests slowly (class loading on the event loops): warm them up with orders
-        // that are cancelled at once, so none of them is still open when the first scenario is measured.
+        // Cold JVMs answer the first requests slowly (class loading and compiling on the event loops): warm them up
+        // with orders that are cancelled at once, so none of them is still open when the first scenario is measured.
+        // Half a stream's worth: 30 orders left the full size's first minute late (6 s pay windows missed).
+        int warmUpOrders = Math.max(30, (int) (SCALE.ordersPerSecond() * SCALE.stream().toSeconds() / 2));
         new OrderStream(stack, "warmup", stack.createSkus(2, 1000, "1.00"), stack.createSku(1000, "1.00"), false)
-                .warmUp(30);
+                .warmUp(warmUpOrders);
     }
 
     @AfterAll
