@@ -41,11 +41,15 @@ public final class MutinyBridge {
     }
 
     /**
-     * Starts a reactive pipeline on a Vert.x context from a thread that has none (a RocketMQ callback),
-     * without waiting for it.
+     * Starts a reactive pipeline on a Vert.x context of its own, without waiting for it. Works from any thread: a
+     * RocketMQ callback (no context) or the event loop of a pipeline that just ended. The item and the failure
+     * reach the consumers on that context.
      */
-    public static <T> void start(Supplier<Uni<T>> pipeline, Consumer<T> onItem, Consumer<Throwable> onFailure) {
-        VertxContextSupport.subscribe(() -> pipeline.get().toMulti(), subscribe -> subscribe.with(onItem, onFailure));
+    public static <T> void start(Vertx vertx, Supplier<Uni<T>> pipeline, Consumer<T> onItem,
+            Consumer<Throwable> onFailure) {
+        Context current = Vertx.currentContext();
+        ownContext(current == null ? vertx.getOrCreateContext() : current)
+                .runOnContext(ignored -> Uni.createFrom().<T>deferred(pipeline::get).subscribe().with(onItem, onFailure));
     }
 
     /**
@@ -54,12 +58,14 @@ public final class MutinyBridge {
      * orders at once) each need their own context.
      */
     public static <T> Uni<T> onOwnContext(Supplier<Uni<T>> pipeline) {
-        return backOnContext(Uni.createFrom().emitter(emitter -> {
-            Context current = Vertx.currentContext();
-            Context own = current == null ? VertxContext.createNewDuplicatedContext()
-                    : VertxContext.createNewDuplicatedContext(current);
-            VertxContextSafetyToggle.setContextSafe(own, true);
-            own.runOnContext(ignored -> pipeline.get().subscribe().with(emitter::complete, emitter::fail));
-        }));
+        return backOnContext(Uni.createFrom().emitter(emitter -> ownContext(Vertx.currentContext())
+                .runOnContext(ignored -> pipeline.get().subscribe().with(emitter::complete, emitter::fail))));
+    }
+
+    /** A new duplicated context beside {@code base}, marked safe for Hibernate Reactive. */
+    private static Context ownContext(Context base) {
+        Context own = VertxContext.createNewDuplicatedContext(base);
+        VertxContextSafetyToggle.setContextSafe(own, true);
+        return own;
     }
 }

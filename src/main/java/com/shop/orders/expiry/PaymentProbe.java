@@ -15,11 +15,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.shop.orders.common.MutinyBridge;
+import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.TradeQuery;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 /**
  * Looks for a payment whose notify was lost: when an order's query budget says a query is due, asks Alipay
@@ -41,6 +43,7 @@ public class PaymentProbe {
     private final TradeQuery trades;
     private final MeterRegistry registry;
     private final Clock clock;
+    private final Vertx vertx;
     private final Semaphore inFlight;
     private final int waitingMax;
     private final Queue<ExpiryMessage> waiting = new ConcurrentLinkedQueue<>();
@@ -49,11 +52,12 @@ public class PaymentProbe {
     private final Set<String> lined = ConcurrentHashMap.newKeySet();
 
     public PaymentProbe(QueryBudget budget, TradeQuery trades, ExpiryConfig config, MeterRegistry registry,
-            Clock clock) {
+            Clock clock, Vertx vertx) {
         this.budget = budget;
         this.trades = trades;
         this.registry = registry;
         this.clock = clock;
+        this.vertx = vertx;
         this.inFlight = new Semaphore(config.query().concurrency());
         this.waitingMax = config.query().waitingMax();
         registry.gauge("expiry.probes.waiting", waitingCount);
@@ -90,21 +94,33 @@ public class PaymentProbe {
         }
     }
 
+    /**
+     * Runs the probe on a context of its own (each needs its own database session); it ends asynchronously, so
+     * that the next one starts from a fresh call of {@link #startWaiting()}, never from deeper in this stack.
+     */
     private void start(ExpiryMessage message) {
         try {
-            MutinyBridge.start(() -> probe(message, clock.instant()).onTermination().invoke(() -> ended(message)),
-                    this::count,
+            MutinyBridge.start(vertx, () -> probe(message, clock.instant()),
+                    result -> ended(message, result),
                     failure -> {
-                        count("error");
-                        LOG.debugf("Probe of %s failed: %s", message.orderNo(), failure.toString());
+                        // Alipay being unavailable is counted and shows in alipay.calls; anything else is a fault here.
+                        if (failure instanceof PaymentGatewayException) {
+                            LOG.debugf("Probe of %s failed: %s", message.orderNo(), failure.toString());
+                        } else {
+                            LOG.warnf(failure, "Probe of %s failed", message.orderNo());
+                        }
+                        ended(message, "error");
                     });
         } catch (RuntimeException e) {
+            LOG.warnf(e, "Probe of %s could not start", message.orderNo());
             count("error");
-            ended(message);
+            lined.remove(message.orderNo());
+            inFlight.release();
         }
     }
 
-    private void ended(ExpiryMessage message) {
+    private void ended(ExpiryMessage message, String result) {
+        count(result);
         lined.remove(message.orderNo());
         inFlight.release();
         startWaiting();
