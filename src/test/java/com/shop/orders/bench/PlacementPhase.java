@@ -8,16 +8,19 @@ import java.util.Map;
 /**
  * Phases 1 and 2: the database's placement limit on spread SKUs and the service's placement rate at each
  * concurrency, in interleaved rounds (limit, service, limit, service, ...), reported as the median ratio; then
- * the service's latency at a fixed arrival rate (open model, Gatling).
+ * the service's latency at a fixed arrival rate (open model, Gatling). Before each round, the orders of the rounds
+ * before it are cancelled ({@link Clearance}): a round measures placement, not the expiry of earlier rounds' orders.
  */
 final class PlacementPhase {
 
     static final String NAME = "2 placement spread";
 
     private final Bench bench;
+    private final Clearance clearance;
 
     PlacementPhase(Bench bench) {
         this.bench = bench;
+        this.clearance = new Clearance(bench);
     }
 
     void run() {
@@ -36,6 +39,7 @@ final class PlacementPhase {
             List<Double> ratios = new ArrayList<>();
             List<Wrk.Run> runs = new ArrayList<>();
             for (int round = 1; round <= size.rounds(); round++) {
+                clearance.cancelPending();
                 PlacementLimit.Run limit = bench.limit().spread(size.spreadSkus(), connections,
                         (long) (guess * size.roundLength().toMillis() / 1000.0));
                 guess = limit.perSecond();
@@ -92,8 +96,9 @@ final class PlacementPhase {
                 List.of(new Svg.Series("p50", medianRuns.stream().map(Wrk.Run::p50).toList()),
                         new Svg.Series("p90", medianRuns.stream().map(Wrk.Run::p90).toList()),
                         new Svg.Series("p99", medianRuns.stream().map(Wrk.Run::p99).toList()))));
-        Drain.await(bench, "the open-model run");
+        clearance.cancelPending();
         fixedRate(skus, figures);
+        clearance.cancelPending();
     }
 
     private void fixedRate(Catalog.Range skus, Map<String, Object> figures) {
@@ -107,9 +112,10 @@ final class PlacementPhase {
         props.put("skuFrom", Long.toString(skus.from()));
         props.put("skuTo", Long.toString(skus.to()));
         props.put("payShare", "0");
+        props.put("warmUpSeconds", Long.toString(size.warmUp().toSeconds()));
         props.put("tokens", bench.tokens().toString());
         Map<String, Gatling.Request> requests = bench.gatling().run("PlaceOrdersAtFixedRate", props,
-                size.fixedRateLength());
+                size.fixedRateLength().plus(size.warmUp()));
         Gatling.Request place = requests.get("place");
         if (place == null || place.total() == 0) {
             bench.results().problem("fixed-rate placement: Gatling reported no request");

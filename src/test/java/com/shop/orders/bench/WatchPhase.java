@@ -77,6 +77,8 @@ final class WatchPhase {
         props.put("skuFrom", Long.toString(skus.from()));
         props.put("skuTo", Long.toString(skus.to()));
         props.put("payShare", Double.toString(size.watchPayShare()));
+        // The watch measures lateness, not answer times: no warm-up.
+        props.put("warmUpSeconds", "0");
         props.put("tokens", bench.tokens().toString());
         CompletableFuture<Map<String, Gatling.Request>> load = CompletableFuture.supplyAsync(() ->
                 bench.gatling().run("PlaceOrdersAtFixedRate", props, Duration.ofSeconds(placeSeconds)));

@@ -1,0 +1,77 @@
+package com.shop.orders.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Cancels the pending orders a placement round left, through the members' own cancel endpoint, between rounds and
+ * outside their measurement. Without it, the orders of a round reach their deadline (the full size's pay window is
+ * 90 s) during a later round, so that round would measure placement plus the expiry of its predecessors at the
+ * same rate; the watch's capacity is phase 4's subject. Each cancel is a real close (conditional update, stock
+ * release, transition announced), and the check-backs of the cancelled orders' half messages answer ROLLBACK.
+ */
+final class Clearance {
+
+    private static final int AT_ONCE = 16;
+
+    private final Bench bench;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final Map<String, String> tokens = new HashMap<>();
+
+    Clearance(Bench bench) {
+        this.bench = bench;
+    }
+
+    private record Pending(long id, String member) {
+    }
+
+    /** Cancels every pending order; returns how many were cancelled. */
+    long cancelPending() {
+        long start = System.nanoTime();
+        List<Pending> pending = new ArrayList<>();
+        try (Connection c = bench.stack().connect(); PreparedStatement st = c.prepareStatement(
+                "SELECT id, member_id FROM orders WHERE status = 'PENDING_PAYMENT'"); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                pending.add(new Pending(rs.getLong(1), rs.getString(2)));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        Semaphore inFlight = new Semaphore(AT_ONCE);
+        AtomicLong cancelled = new AtomicLong();
+        List<CompletableFuture<?>> calls = new ArrayList<>();
+        for (Pending order : pending) {
+            String token = tokens.computeIfAbsent(order.member(), member -> bench.stack().tokens().token(member));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(bench.service().apiUrl() + "/api/orders/"
+                    + order.id() + "/cancel")).timeout(Duration.ofSeconds(30))
+                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build();
+            inFlight.acquireUninterruptibly();
+            calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, e) -> {
+                if (response != null && response.statusCode() == 200) {
+                    cancelled.incrementAndGet();
+                }
+                inFlight.release();
+            }));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+        if (!pending.isEmpty()) {
+            Progress.say("  cancelled %d of %d pending orders between rounds in %.1f s", cancelled.get(), pending.size(),
+                    (System.nanoTime() - start) / 1e9);
+        }
+        return cancelled.get();
+    }
+}
