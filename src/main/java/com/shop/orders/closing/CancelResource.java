@@ -60,8 +60,8 @@ public class CancelResource {
                             {"type":"about:blank","title":"Order not cancellable","status":409,\
                             "detail":"Order 1042 is PAID","instance":"/api/orders/1042/cancel","orderStatus":"PAID"}""")))
     @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
-    @APIResponse(responseCode = "502", ref = ApiContract.BAD_GATEWAY)
     @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
+    @APIResponse(responseCode = "502", ref = ApiContract.BAD_GATEWAY)
     public Uni<OrderView> cancel(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long id) {
         return closer.cancelByMember(id, member.id());
     }

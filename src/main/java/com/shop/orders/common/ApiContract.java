@@ -92,8 +92,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                                                 "instance":"/api/orders/1042/payment","providerCode":"ACQ.INVALID_PARAMETER"}\
                                                 """))),
                         @APIResponse(name = ApiContract.SERVICE_UNAVAILABLE, responseCode = "503",
-                                description = "Alipay could not be reached in time, or too many calls to it are in "
-                                        + "progress (then with Retry-After); nothing was changed, try again shortly",
+                                description = "A dependency is out: the database (with Retry-After), or Alipay could "
+                                        + "not be reached in time or asked to call again, or too many calls to it are "
+                                        + "in progress (then with Retry-After); nothing was changed, try again shortly",
                                 content = @Content(mediaType = Problem.MEDIA_TYPE,
                                         schema = @Schema(implementation = Problem.class),
                                         examples = @ExampleObject(name = "unavailable", value = """

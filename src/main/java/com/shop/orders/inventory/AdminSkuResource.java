@@ -38,6 +38,7 @@ import io.smallrye.mutiny.Uni;
 @APIResponse(responseCode = "401", ref = ApiContract.UNAUTHORIZED)
 @APIResponse(responseCode = "403", ref = ApiContract.FORBIDDEN)
 @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
+@APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
 public class AdminSkuResource {
 
     private final SkuRepository skus;

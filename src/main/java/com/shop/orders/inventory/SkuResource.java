@@ -29,6 +29,7 @@ import io.smallrye.mutiny.Uni;
 @PermitAll
 @Tag(name = ApiContract.CATALOG)
 @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
+@APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
 public class SkuResource {
 
     static final String SKU_EXAMPLE = """

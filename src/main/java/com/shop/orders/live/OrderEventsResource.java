@@ -80,6 +80,7 @@ public class OrderEventsResource {
     @APIResponse(responseCode = "403", ref = ApiContract.FORBIDDEN)
     @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
     @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
+    @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
     public Multi<OutboundSseEvent> events(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long id,
             @Context Sse sse) {
         OutboundSseEvent end = sse.newEventBuilder().comment("end").build();

@@ -133,7 +133,8 @@ public class AlipayGateway {
 
     /**
      * Runs the call on the bulkhead and reads its answer; an answer {@code read} cannot make sense of
-     * (null) is a refusal (502), a call that does not get through is unavailability (503).
+     * (null) is a refusal (502) unless Alipay asked to try again; that, and a call that does not get through, is
+     * unavailability (503).
      */
     private <R extends AlipayResponse, T> Uni<T> call(String method, AlipayRequest<R> request, Function<R, T> read) {
         return bulkhead.call(() -> {
@@ -146,7 +147,9 @@ public class AlipayGateway {
                 if (answer == null) {
                     LOG.warnf("Alipay refused %s: %s / %s: %s", method, response.getCode(), response.getSubCode(),
                             response.getSubMsg());
-                    throw PaymentGatewayException.refused(method, response.getCode(), response.getSubCode());
+                    throw AlipayReplies.isTryAgain(response.getCode(), response.getSubCode())
+                            ? PaymentGatewayException.busy(method, response.getCode(), response.getSubCode())
+                            : PaymentGatewayException.refused(method, response.getCode(), response.getSubCode());
                 }
                 return answer;
             } catch (AlipayApiException e) {

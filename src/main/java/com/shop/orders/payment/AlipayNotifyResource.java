@@ -66,6 +66,7 @@ public class AlipayNotifyResource {
     @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
+    @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
     public Uni<String> notify(String body) {
         Map<String, String> params;
         try {

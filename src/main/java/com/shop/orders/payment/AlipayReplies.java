@@ -13,6 +13,9 @@ final class AlipayReplies {
     static final String SUCCESS = "10000";
     static final String TRADE_NOT_EXIST = "ACQ.TRADE_NOT_EXIST";
     static final String TRADE_STATUS_ERROR = "ACQ.TRADE_STATUS_ERROR";
+    /** Alipay's "busy, call again with the same parameters". */
+    static final String SYSTEM_ERROR = "ACQ.SYSTEM_ERROR";
+    static final String SERVICE_UNAVAILABLE = "20000";
 
     /** What {@code alipay.trade.close} did. */
     enum CloseResult {
@@ -36,6 +39,11 @@ final class AlipayReplies {
 
     static boolean isSuccess(String code) {
         return SUCCESS.equals(code);
+    }
+
+    /** Alipay asks to try again later: not a refusal of the request, an outage of Alipay. */
+    static boolean isTryAgain(String code, String subCode) {
+        return SERVICE_UNAVAILABLE.equals(code) || SYSTEM_ERROR.equals(subCode);
     }
 
     /** The outcome tag of a call in metrics: success, or what Alipay answered instead. */

@@ -21,6 +21,13 @@ public class PaymentGatewayException extends ProblemException {
                 subCode == null ? Map.of() : Map.of("providerCode", subCode), null);
     }
 
+    /** Alipay answered, asking to be called again later (ACQ.SYSTEM_ERROR): an outage, not a refusal. */
+    static PaymentGatewayException busy(String method, String code, String subCode) {
+        return new PaymentGatewayException(503, "Payment provider unavailable",
+                "Alipay asked to try " + method + " again later (" + code + (subCode == null ? "" : " / " + subCode)
+                        + ")", subCode == null ? Map.of() : Map.of("providerCode", subCode), null);
+    }
+
     static PaymentGatewayException unavailable(String method, Throwable cause) {
         return new PaymentGatewayException(503, "Payment provider unavailable",
                 "Alipay could not be reached for " + method + "; try again shortly", Map.of(), cause);

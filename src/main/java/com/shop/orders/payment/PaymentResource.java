@@ -34,6 +34,7 @@ import io.smallrye.mutiny.Uni;
 @APIResponse(responseCode = "403", ref = ApiContract.FORBIDDEN)
 @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
 @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
+@APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
 public class PaymentResource {
 
     private final PaymentService payments;
@@ -60,7 +61,6 @@ public class PaymentResource {
                             {"type":"about:blank","title":"Order not payable","status":409,\
                             "detail":"Order 1042 is CLOSED","instance":"/api/orders/1042/payment","orderStatus":"CLOSED"}""")))
     @APIResponse(responseCode = "502", ref = ApiContract.BAD_GATEWAY)
-    @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
     public Uni<PaymentView> request(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long orderId) {
         return payments.requestPayment(orderId, member.id());
     }

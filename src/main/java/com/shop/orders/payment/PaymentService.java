@@ -80,6 +80,10 @@ public class PaymentService {
 
     private Uni<Payment> precreate(Order order) {
         return alipay.precreate(order.orderNo, order.totalAmount, "Order " + order.orderNo, order.payDeadline)
+                // Asked just before the deadline, answered after it: Alipay refuses a QR code that would expire at
+                // once, and whatever it answered, the member can no longer pay.
+                .onFailure(PaymentGatewayException.class)
+                .transform(failure -> order.isPastDeadline(clock.instant()) ? windowOver(order) : failure)
                 .chain(qrCode -> store(order, qrCode))
                 // A concurrent request stored its code first: Alipay gave both the same one.
                 .onFailure(UniqueViolation::isCause).recoverWithNull()
@@ -120,9 +124,13 @@ public class PaymentService {
             throw notPayable(order.id, order.status);
         }
         if (order.isPastDeadline(clock.instant())) {
-            throw new ProblemException(409, "Payment window over",
-                    "Order " + order.id + " had to be paid by " + order.payDeadline);
+            throw windowOver(order);
         }
+    }
+
+    private static ProblemException windowOver(Order order) {
+        return new ProblemException(409, "Payment window over",
+                "Order " + order.id + " had to be paid by " + order.payDeadline);
     }
 
     private static ProblemException notPayable(long orderId, OrderStatus status) {

@@ -43,6 +43,7 @@ public class QrImageResource {
             content = @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")))
     @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
     @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
+    @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
     public Uni<Response> qrImage(@Parameter(description = "The order's id", example = "1042") @PathParam("orderId") long orderId,
             @Parameter(description = "Expiry of the link, epoch seconds", example = "1780301100") @QueryParam("expires") long expires,
             @Parameter(description = "The link's signature") @QueryParam("sig") String signature) {

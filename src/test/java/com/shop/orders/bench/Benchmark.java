@@ -10,7 +10,7 @@ import java.util.Map;
 
 import com.shop.orders.harness.ServiceProcess;
 import com.shop.orders.harness.ServiceStack;
-import com.shop.orders.harness.Timings;
+import com.shop.orders.testsupport.Timings;
 
 /**
  * The benchmark: {@code Benchmark <full|quick>} (bench/run.sh builds what it needs first). Starts its own MariaDB,

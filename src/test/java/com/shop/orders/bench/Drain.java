@@ -3,6 +3,8 @@ package com.shop.orders.bench;
 import java.time.Duration;
 import java.time.Instant;
 
+import com.shop.orders.testsupport.Pause;
+
 /**
  * Waits until every order placed so far is decided (paid or closed), so that the next phase does not also measure
  * the expiry of the previous phase's orders. Bounded: the pay window plus three minutes.
@@ -24,12 +26,7 @@ final class Drain {
                 Progress.say("  waiting for %d pending orders to expire before %s", pending, before);
                 nextReport = Instant.now().plusSeconds(15);
             }
-            try {
-                Thread.sleep(2000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+            Pause.of(Duration.ofSeconds(2));
         }
         if (pending > 0) {
             Progress.say("  %d orders still pending; going on", pending);

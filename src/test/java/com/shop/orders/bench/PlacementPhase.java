@@ -16,11 +16,15 @@ final class PlacementPhase {
     static final String NAME = "2 placement spread";
 
     private final Bench bench;
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+
     private final Clearance clearance;
+    private final CpuMeter cpu;
 
     PlacementPhase(Bench bench) {
         this.bench = bench;
         this.clearance = new Clearance(bench);
+        this.cpu = new CpuMeter(bench);
     }
 
     void run() {
@@ -38,12 +42,18 @@ final class PlacementPhase {
             List<Double> services = new ArrayList<>();
             List<Double> ratios = new ArrayList<>();
             List<Wrk.Run> runs = new ArrayList<>();
+            List<Map<String, Double>> limitCpu = new ArrayList<>();
+            List<Map<String, Double>> serviceCpu = new ArrayList<>();
             for (int round = 1; round <= size.rounds(); round++) {
                 clearance.cancelPending();
+                CpuMeter.Reading beforeLimit = cpu.read();
                 PlacementLimit.Run limit = bench.limit().spread(size.spreadSkus(), connections,
                         (long) (guess * size.roundLength().toMillis() / 1000.0));
+                CpuMeter.Reading afterLimit = cpu.read();
                 guess = limit.perSecond();
                 Wrk.Run service = bench.wrk().place(connections, size.roundLength(), skus.from(), skus.to());
+                limitCpu.add(CpuMeter.perUnit(beforeLimit, afterLimit, limit.transactions()));
+                serviceCpu.add(CpuMeter.perUnit(afterLimit, cpu.read(), Math.max(1, service.status(201))));
                 long unexpected = service.unexpected(201);
                 if (unexpected > 0) {
                     bench.results().problem("spread placement at " + connections + " connections: " + unexpected
@@ -70,6 +80,8 @@ final class PlacementPhase {
             entry.put("ratios", ratios.stream().map(v -> Stats.round(v, 3)).toList());
             entry.put("medianRatio", Stats.round(medianRatio, 3));
             entry.put("serviceRuns", runs.stream().map(Wrk.Run::toMap).toList());
+            entry.put("limitCpuMsPerOrder", limitCpu);
+            entry.put("serviceCpuMsPerOrder", serviceCpu);
             byConcurrency.add(entry);
             bench.results().info("1 limit", "spread, " + connections + " conns, median",
                     String.format("%.0f orders/s", Stats.median(limits)));
@@ -77,6 +89,14 @@ final class PlacementPhase {
             String value = String.format("%.2f (%.0f/s, p99 %.1f ms)", medianRatio, Stats.median(services), median.p99());
             if (connections == 32) {
                 bench.results().verdict(NAME, figure, value, ">= 0.5", medianRatio >= 0.5);
+                Map<String, Double> placing = medians(serviceCpu);
+                Map<String, Double> limiting = medians(limitCpu);
+                bench.results().info(NAME, "CPU ms per order, 32 conns (median of rounds)", String.format(
+                        "service %.2f, broker %.2f, MariaDB %.2f, rest %.2f; machine %.2f (limit: machine %.2f, "
+                                + "MariaDB %.2f); %d cores allow about %.0f orders/s", placing.get("service"),
+                        placing.get("broker"), placing.get("mariadb"), placing.get("rest"), placing.get("machine"),
+                        limiting.get("machine"), limiting.get("mariadb"), CORES,
+                        CORES * 1000 / placing.get("machine")));
             } else {
                 bench.results().info(NAME, figure, value);
             }
@@ -99,6 +119,15 @@ final class PlacementPhase {
         clearance.cancelPending();
         fixedRate(skus, figures);
         clearance.cancelPending();
+    }
+
+    /** Each figure's median over the rounds. */
+    private static Map<String, Double> medians(List<Map<String, Double>> rounds) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (String key : rounds.get(0).keySet()) {
+            medians.put(key, Stats.median(rounds.stream().map(round -> round.get(key)).toList()));
+        }
+        return medians;
     }
 
     private void fixedRate(Catalog.Range skus, Map<String, Object> figures) {

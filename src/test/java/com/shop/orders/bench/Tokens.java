@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.shop.orders.harness.MemberTokens;
+import com.shop.orders.testsupport.MemberTokens;
 
 /** Bearer tokens of the benchmark's members, one per line under a "token" header (CSV for Gatling, read by wrk). */
 final class Tokens {

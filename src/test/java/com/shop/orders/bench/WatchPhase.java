@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import com.shop.orders.harness.Timings;
+import com.shop.orders.testsupport.Timings;
 import com.shop.orders.sandbox.TradeSnapshot;
+import com.shop.orders.testsupport.Pause;
 
 /**
  * Phase 4: watch capacity. For each level, that many orders are placed (open model) so that they are pending at
@@ -87,7 +88,7 @@ final class WatchPhase {
         long start = System.nanoTime();
         while (!load.isDone()) {
             heldMax = Math.max(heldMax, sample(skus, start, pendingOverTime));
-            pause(Duration.ofSeconds(1));
+            Pause.of(Duration.ofSeconds(1));
         }
         Map<String, Gatling.Request> requests = load.join();
         Gatling.Request all = requests.get("all");
@@ -103,7 +104,7 @@ final class WatchPhase {
             pending = sample(skus, start, pendingOverTime);
             heldMax = Math.max(heldMax, pending);
             if (pending > 0) {
-                pause(Duration.ofSeconds(1));
+                Pause.of(Duration.ofSeconds(1));
             }
         } while (pending > 0 && Instant.now().isBefore(giveUp));
         Map<String, Object> m = measure(target, skus, timings, heldMax, pending, bench.service().metric(CHECKS) - checks0,
@@ -270,14 +271,5 @@ final class WatchPhase {
     private static double stat(Map<String, Object> level, String key, String which) {
         Object v = ((Map<String, Object>) level.get(key)).get(which);
         return v instanceof Double d ? d : Double.NaN;
-    }
-
-    private static void pause(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

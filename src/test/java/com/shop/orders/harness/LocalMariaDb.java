@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import com.shop.orders.testsupport.Pause;
+
 /**
  * A MariaDB server of its own ({@code /usr/sbin/mariadbd}) on a free port, data under the given folder, as a child
  * process of the test JVM: fault tests stop, kill and restart it without touching the machine's database.
@@ -66,6 +68,12 @@ public final class LocalMariaDb implements AutoCloseable {
 
     public Path dir() {
         return dir;
+    }
+
+    /** The server's process id, -1 when it is not running. */
+    public long pid() {
+        Process p = process;
+        return p == null ? -1 : p.pid();
     }
 
     public Path errorLog() {
@@ -135,7 +143,7 @@ public final class LocalMariaDb implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("MariaDB not up after " + START_TIMEOUT + ", see " + errorLog());
             }
-            sleep(100);
+            Pause.of(Duration.ofMillis(100));
         }
     }
 
@@ -206,15 +214,6 @@ public final class LocalMariaDb implements AutoCloseable {
                 p.destroyForcibly();
                 throw new IllegalStateException("mariadb-install-db failed, see " + log);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.shop.orders.sandbox.BuyerActionRefused;
+import com.shop.orders.testsupport.Pause;
 
 /**
  * A stream of orders through the stack's front, as members and buyers would make them: each order is placed, then
@@ -88,7 +89,7 @@ final class OrderStream {
         for (long next = start; next < end; next += intervalNanos) {
             long wait = next - System.nanoTime();
             if (wait > 0) {
-                sleep(Duration.ofNanos(wait));
+                Pause.of(Duration.ofNanos(wait));
             }
             int number = n++;
             lives.submit(() -> life(number));
@@ -181,14 +182,14 @@ final class OrderStream {
             }
             long left = Duration.between(Instant.now(), order.payDeadline()).toMillis();
             if (left > 600) {
-                sleep(Duration.ofMillis(random.nextLong(100, Math.max(101, Math.min(left - 500, window.toMillis() / 2)))));
+                Pause.of(Duration.ofMillis(random.nextLong(100, Math.max(101, Math.min(left - 500, window.toMillis() / 2)))));
             }
             switch (kind) {
                 case PAID -> {
                     if (qr != null && buyerPays(() -> stack.sandbox().buyer().pay(qr))) {
                         acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
                         if (duplicateNotifies) {
-                            sleep(Duration.ofMillis(random.nextLong(200, 1500)));
+                            Pause.of(Duration.ofMillis(random.nextLong(200, 1500)));
                             if (stack.sandbox().resendNotify(order.orderNo())) {
                                 notifiesRepeated.incrementAndGet();
                             }
@@ -348,7 +349,7 @@ final class OrderStream {
             }
             clientRetries.incrementAndGet();
             attempt++;
-            sleep(Duration.ofMillis(Math.min(2000, 200L * attempt)));
+            Pause.of(Duration.ofMillis(Math.min(2000, 200L * attempt)));
         }
     }
 
@@ -381,14 +382,5 @@ final class OrderStream {
         Map<String, Integer> copy = new java.util.TreeMap<>();
         serverErrors.forEach((k, v) -> copy.put(k, v.get()));
         return copy;
-    }
-
-    static void sleep(Duration d) {
-        try {
-            Thread.sleep(Math.max(0, d.toMillis()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -28,6 +28,8 @@ import com.shop.orders.sandbox.MethodFault;
 import com.shop.orders.sandbox.SandboxFaults;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.PaidEvents;
+import com.shop.orders.testsupport.Pause;
+import com.shop.orders.testsupport.Timings;
 
 import io.restassured.http.ContentType;
 
@@ -127,7 +129,7 @@ class ReplicaFaultsIT {
     @Order(0)
     void baselineWithoutFaults() throws Exception {
         scenario("0 baseline, no fault", false, stack.timings().brokerBound().plus(SLACK), () -> {
-            sleep(SCALE.stream().dividedBy(2));
+            Pause.of(SCALE.stream().dividedBy(2));
             return new Injected("none", Duration.ZERO);
         });
     }
@@ -139,7 +141,7 @@ class ReplicaFaultsIT {
             ServiceProcess victim = stack.replicas().get(1);
             Instant down = Instant.now();
             victim.kill();
-            sleep(SCALE.instanceDown());
+            Pause.of(SCALE.instanceDown());
             victim.start();
             return new Injected(String.format("SIGKILL %s, back after %.1f s (ready in %.1f s)", victim.name(),
                     secondsSince(down), victim.startupTime().toMillis() / 1000.0), Duration.ZERO);
@@ -152,7 +154,7 @@ class ReplicaFaultsIT {
         scenario("2 broker restart", false, () -> {
             Instant down = Instant.now();
             stack.rocketMq().stopBroker();
-            sleep(SCALE.brokerDown());
+            Pause.of(SCALE.brokerDown());
             stack.rocketMq().startBroker();
             return new Injected(String.format("broker SIGKILL, registered again after %.1f s", secondsSince(down)),
                     Duration.ZERO);
@@ -179,7 +181,7 @@ class ReplicaFaultsIT {
                 }
             }
             Duration left = SCALE.redisDown().minus(Duration.between(down, Instant.now()));
-            sleep(left.isNegative() ? Duration.ZERO : left);
+            Pause.of(left.isNegative() ? Duration.ZERO : left);
             stack.redis().start();
             double outage = secondsSince(down);
             if (!awaitAllReplicas(r -> ServiceProcess.status(r.managementUrl() + "/q/health/group/dependencies") == 200,
@@ -197,7 +199,7 @@ class ReplicaFaultsIT {
             if (stack.replicas().stream().filter(ServiceProcess::isAlive).allMatch(condition)) {
                 return true;
             }
-            sleep(Duration.ofMillis(250));
+            Pause.of(Duration.ofMillis(250));
         }
         return false;
     }
@@ -208,7 +210,7 @@ class ReplicaFaultsIT {
         scenario("4 MariaDB restart", false, () -> {
             Instant down = Instant.now();
             stack.mariaDb().stop();
-            sleep(SCALE.databaseDown());
+            Pause.of(SCALE.databaseDown());
             stack.mariaDb().start();
             Duration outage = Duration.between(down, Instant.now());
             // Nothing can be decided while the database is down: the bound moves by the outage.
@@ -226,9 +228,9 @@ class ReplicaFaultsIT {
             scenario("5 Alipay errors/timeouts", true, () -> {
                 Instant start = Instant.now();
                 faults.fail(SandboxFaults.ANY_METHOD, MethodFault.systemError());
-                sleep(SCALE.sandboxErrors());
+                Pause.of(SCALE.sandboxErrors());
                 faults.fail(SandboxFaults.ANY_METHOD, MethodFault.noAnswerFor(Duration.ofSeconds(5)));
-                sleep(SCALE.sandboxErrors());
+                Pause.of(SCALE.sandboxErrors());
                 faults.clear(SandboxFaults.ANY_METHOD);
                 Duration outage = Duration.between(start, Instant.now());
                 // Closing needs Alipay: the bound moves by the outage, the sweep's longest retry pause and a read timeout.
@@ -305,7 +307,7 @@ class ReplicaFaultsIT {
         OrderStream stream = new OrderStream(stack, tag, skus, hot, duplicateNotifies);
         CompletableFuture<Injected> injected = CompletableFuture.supplyAsync(() -> {
             try {
-                sleep(SCALE.faultAfter());
+                Pause.of(SCALE.faultAfter());
                 return fault.inject();
             } catch (Exception e) {
                 throw new IllegalStateException("fault injection failed", e);
@@ -332,7 +334,7 @@ class ReplicaFaultsIT {
         long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while ((!result.violations().isEmpty() || !transitionsSettled(transitionsBefore, startsBefore, placed.size()))
                 && System.nanoTime() < settleUntil) {
-            sleep(Duration.ofMillis(500));
+            Pause.of(Duration.ofMillis(500));
             result = Invariants.check(stack, placed, allSkus, events, bound);
         }
         List<String> violations = new ArrayList<>(result.violations());
@@ -425,9 +427,6 @@ class ReplicaFaultsIT {
         return Duration.between(start, Instant.now()).toMillis() / 1000.0;
     }
 
-    private static void sleep(Duration d) {
-        OrderStream.sleep(d);
-    }
 
     private static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.shop.orders.testsupport.Pause;
+
 /**
  * One packaged service ({@code java -jar target/quarkus-app/quarkus-run.jar}, production profile) as an OS process
  * of its own, on its own HTTP and management ports, output appended to a log file. {@link #start()} after
@@ -203,12 +205,7 @@ public final class ServiceProcess implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(name + " not ready after " + READY_TIMEOUT + ", see " + log);
             }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            Pause.of(Duration.ofMillis(200));
         }
     }
 

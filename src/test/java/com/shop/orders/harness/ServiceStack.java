@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.shop.orders.sandbox.SandboxServer;
 import com.shop.orders.testsupport.LocalRedis;
 import com.shop.orders.testsupport.LocalRocketMq;
+import com.shop.orders.testsupport.MemberTokens;
+import com.shop.orders.testsupport.Timings;
 
 /**
  * Everything a run with several replicas needs, owned by the stack: a MariaDB, a Redis and a RocketMQ name server

@@ -1,8 +1,10 @@
 package com.shop.orders.payment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.util.Date;
@@ -59,5 +61,14 @@ class AlipayRepliesTest {
         assertEquals(java.util.List.of(TradeStatus.TRADE_SUCCESS, TradeStatus.TRADE_FINISHED),
                 java.util.Arrays.stream(TradeStatus.values()).filter(TradeStatus::isPaid).toList());
         assertEquals(TradeStatus.NOT_EXIST, TradeStatus.parse(null));
+    }
+
+    @Test
+    void busyAnswersAreTryAgainNotRefusals() {
+        assertTrue(AlipayReplies.isTryAgain("20000", "ACQ.SYSTEM_ERROR"));
+        assertTrue(AlipayReplies.isTryAgain("40004", "ACQ.SYSTEM_ERROR"));
+        assertTrue(AlipayReplies.isTryAgain("20000", null));
+        assertFalse(AlipayReplies.isTryAgain("40004", "ACQ.INVALID_PARAMETER"));
+        assertFalse(AlipayReplies.isTryAgain("10000", null));
     }
 }

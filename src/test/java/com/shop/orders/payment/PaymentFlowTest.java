@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 import javax.imageio.ImageIO;
@@ -128,6 +129,10 @@ class PaymentFlowTest {
         faults.fail("alipay.trade.precreate", MethodFault.httpStatus(500));
         as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(503)
                 .contentType("application/problem+json");
+        // Alipay's "busy, call again": an outage (503), not a refusal.
+        faults.fail("alipay.trade.precreate", MethodFault.systemError());
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(503)
+                .contentType("application/problem+json").body("providerCode", equalTo("ACQ.SYSTEM_ERROR"));
         faults.fail("alipay.trade.precreate", MethodFault.noAnswerFor(Duration.ofSeconds(5)));
         as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(503)
                 .contentType("application/problem+json");
@@ -136,6 +141,22 @@ class PaymentFlowTest {
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
         faults.reset();
         assertNotNull(requestQr(member, orderId));
+    }
+
+    @Test
+    void aQrCodeRequestAnsweredOnlyAfterTheDeadlineIsAWindowOverNotAnOutage() {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+        Instant deadline = Instant.parse(as(member).get("/api/orders/" + orderId).then().statusCode(200)
+                .extract().path("payDeadline"));
+
+        // Still payable when asked; Alipay's answer would come only after the deadline (the read timeout is 3 s).
+        await().atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(deadline.minusSeconds(2)));
+        faults.fail("alipay.trade.precreate", MethodFault.noAnswerFor(Duration.ofSeconds(5)));
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(409)
+                .contentType("application/problem+json").body("title", equalTo("Payment window over"));
+        assertEquals(0, TestDb.count("SELECT COUNT(*) FROM payment WHERE order_id = ?", orderId));
     }
 
     @Test

@@ -202,7 +202,7 @@ public final class LocalRocketMq {
         withProducer(producer -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (System.nanoTime() < deadline && hasRoute(producer, DEFAULT_TOPIC, 1)) {
-                sleep(100);
+                Pause.of(Duration.ofMillis(100));
             }
             return null;
         });
@@ -235,7 +235,7 @@ public final class LocalRocketMq {
                         throw new IllegalStateException("Topic " + topic + " not routable after "
                                 + REGISTRATION_TIMEOUT + ", see " + stateDir.resolve("logs"), last);
                     }
-                    sleep(200);
+                    Pause.of(Duration.ofMillis(200));
                 }
             }
             return null;
@@ -252,6 +252,15 @@ public final class LocalRocketMq {
 
     public Path stateDir() {
         return stateDir;
+    }
+
+    /** The broker JVM's process id (from rocketmq-local.sh's pid file), -1 when it is not running. */
+    public long brokerPid() {
+        try {
+            return Long.parseLong(Files.readString(stateDir.resolve("broker.pid")).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
     }
 
     public int nameServerPort() {
@@ -311,7 +320,7 @@ public final class LocalRocketMq {
                         // broker not ready for admin requests yet: try again on the next poke
                     }
                 }
-                sleep(100);
+                Pause.of(Duration.ofMillis(100));
             }
             return null;
         });
@@ -463,15 +472,6 @@ public final class LocalRocketMq {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {
             // best effort
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

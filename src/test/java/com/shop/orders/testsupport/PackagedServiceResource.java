@@ -1,21 +1,16 @@
 package com.shop.orders.testsupport;
 
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.PrivateKey;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 
 import com.shop.orders.sandbox.SandboxServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-import io.smallrye.jwt.build.Jwt;
 
 /**
  * What the packaged service (the production jar, or the native executable) needs to run in an integration
@@ -25,48 +20,39 @@ import io.smallrye.jwt.build.Jwt;
  */
 public class PackagedServiceResource implements QuarkusTestResourceLifecycleManager {
 
-    public static final String ISSUER = "https://shop.example/auth";
-    public static final String AUDIENCE = "order-service";
     private static final String DATABASE = "orders_it";
     private static final int PORT = 18089;
 
     private static SandboxServer sandbox;
-    private static PrivateKey tokenKey;
+    private static MemberTokens tokens;
 
     @Override
     public Map<String, String> start() {
         try {
             recreateDatabase();
             sandbox = SandboxServer.start(0);
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048);
-            KeyPair jwt = generator.generateKeyPair();
-            tokenKey = jwt.getPrivate();
-            String publicKey = "-----BEGIN PUBLIC KEY-----\n"
-                    + Base64.getMimeEncoder().encodeToString(jwt.getPublic().getEncoded())
-                    + "\n-----END PUBLIC KEY-----\n";
+            tokens = MemberTokens.generate(Files.createTempDirectory("packaged-service-jwt"));
             System.setProperty("test.jdbc.url", jdbcUrl());
 
-            Map<String, String> config = new HashMap<>();
+            // The suite's broker checks every second: the CI timings, with a shorter pay window. Its check maximum
+            // comes from that broker's own resource (RocketMqTestResource).
+            Map<String, String> config = new HashMap<>(Timings.ci().withPayTimeout(Duration.ofSeconds(5))
+                    .serviceSettings());
+            config.remove("shop.expiry.broker-check-max");
             config.put("quarkus.management.port", "9001");
             config.put("quarkus.datasource.reactive.url", "mysql://127.0.0.1:3306/" + DATABASE);
             config.put("quarkus.datasource.jdbc.url", jdbcUrl());
             // The key itself rather than a file: the test build configures an in-memory key of its own under
             // this name, which the launched service would otherwise prefer to a location.
-            config.put("mp.jwt.verify.publickey", publicKey);
-            config.put("mp.jwt.verify.issuer", ISSUER);
-            config.put("mp.jwt.verify.audiences", AUDIENCE);
+            config.put("mp.jwt.verify.publickey", tokens.publicKeyPem());
+            config.put("mp.jwt.verify.issuer", tokens.issuer());
+            config.put("mp.jwt.verify.audiences", tokens.audience());
             config.put("shop.alipay.gateway-url", sandbox.gatewayUrl());
             config.put("shop.alipay.app-id", SandboxServer.APP_ID);
             config.put("shop.alipay.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/alipay/notify");
             config.put("shop.alipay.private-key", sandbox.keys().merchantPrivateKey());
             config.put("shop.alipay.alipay-public-key", sandbox.keys().alipayPublicKey());
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
-            config.put("shop.order.pay-timeout", "5s");
-            config.put("shop.expiry.query.first-after", "1s");
-            config.put("shop.expiry.query.every", "2s");
-            config.put("shop.expiry.sweep.every", "1s");
-            config.put("shop.expiry.sweep.grace", "8s");
             config.put("shop.rocketmq.poll-name-server-interval", "1s");
             return config;
         } catch (Exception e) {
@@ -88,8 +74,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
 
     /** A member token as the shop's identity provider would issue it. */
     public static String memberToken(String memberId) {
-        return Jwt.issuer(ISSUER).audience(AUDIENCE).subject(memberId).upn(memberId).groups(Set.of("member"))
-                .expiresIn(Duration.ofMinutes(10)).sign(tokenKey);
+        return tokens.token(memberId);
     }
 
     private static String jdbcUrl() {

@@ -1,4 +1,4 @@
-package com.shop.orders.harness;
+package com.shop.orders.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,6 +51,15 @@ public final class MemberTokens {
 
     public Path publicKeyFile() {
         return publicKeyFile;
+    }
+
+    /** The public half as PEM text, for a service configured with the key itself. */
+    public String publicKeyPem() {
+        try {
+            return Files.readString(publicKeyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public String issuer() {

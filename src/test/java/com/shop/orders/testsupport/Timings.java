@@ -1,4 +1,4 @@
-package com.shop.orders.harness;
+package com.shop.orders.testsupport;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,0 +1,81 @@
+package com.shop.orders.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the CPU of a run goes: the CPU time of the service, the broker and MariaDB (from /proc), and of the whole
+ * machine, between two readings, per order. The rest of the machine's share is the load generator and everything
+ * else on the host. Reads Linux's /proc; where it cannot, the figures are 0.
+ */
+final class CpuMeter {
+
+    /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
+    private static final double MS_PER_TICK = 10.0;
+
+    private final Map<String, Long> pids = new LinkedHashMap<>();
+
+    /** CPU ticks of each process and of the whole machine at one moment. */
+    record Reading(Map<String, Long> ticks, long machine) {
+    }
+
+    CpuMeter(Bench bench) {
+        pids.put("service", bench.service().pid());
+        pids.put("broker", bench.stack().rocketMq().brokerPid());
+        pids.put("mariadb", bench.stack().mariaDb().pid());
+    }
+
+    Reading read() {
+        Map<String, Long> ticks = new LinkedHashMap<>();
+        pids.forEach((name, pid) -> ticks.put(name, processTicks(pid)));
+        return new Reading(ticks, machineTicks());
+    }
+
+    /** Milliseconds of CPU per unit of work (an order) between two readings: each process, "rest" and "machine". */
+    static Map<String, Double> perUnit(Reading before, Reading after, long units) {
+        Map<String, Double> ms = new LinkedHashMap<>();
+        double processes = 0;
+        for (String name : before.ticks().keySet()) {
+            double value = (after.ticks().get(name) - before.ticks().get(name)) * MS_PER_TICK / units;
+            ms.put(name, Stats.round(value, 3));
+            processes += value;
+        }
+        double machine = (after.machine() - before.machine()) * MS_PER_TICK / units;
+        ms.put("rest", Stats.round(machine - processes, 3));
+        ms.put("machine", Stats.round(machine, 3));
+        return ms;
+    }
+
+    /** utime + stime of a process, in ticks; 0 when it cannot be read. */
+    private static long processTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // Fields after the command name, which is in parentheses and may contain spaces.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Busy ticks of all CPUs: everything but idle and iowait. */
+    private static long machineTicks() {
+        try {
+            List<String> lines = Files.readAllLines(Path.of("/proc/stat"));
+            String[] fields = lines.get(0).trim().split("\\s+");
+            long busy = 0;
+            for (int i = 1; i < fields.length; i++) {
+                if (i != 4 && i != 5) {
+                    busy += Long.parseLong(fields[i]);
+                }
+            }
+            return busy;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}
