@@ -1,12 +1,11 @@
 package com.shop.orders.order;
 
-import jakarta.persistence.LockModeType;
-
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.hibernate.reactive.panache.PanacheRepository;

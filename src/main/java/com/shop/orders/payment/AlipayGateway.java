@@ -147,9 +147,7 @@ public class AlipayGateway {
                 if (answer == null) {
                     LOG.warnf("Alipay refused %s: %s / %s: %s", method, response.getCode(), response.getSubCode(),
                             response.getSubMsg());
-                    throw AlipayReplies.isTryAgain(response.getCode(), response.getSubCode())
-                            ? PaymentGatewayException.busy(method, response.getCode(), response.getSubCode())
-                            : PaymentGatewayException.refused(method, response.getCode(), response.getSubCode());
+                    throw PaymentGatewayException.answered(method, response.getCode(), response.getSubCode());
                 }
                 return answer;
             } catch (AlipayApiException e) {

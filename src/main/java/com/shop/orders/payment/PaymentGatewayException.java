@@ -15,17 +15,18 @@ public class PaymentGatewayException extends ProblemException {
         super(status, title, detail, extensions, cause);
     }
 
-    static PaymentGatewayException refused(String method, String code, String subCode) {
-        return new PaymentGatewayException(502, "Payment provider refused",
-                "Alipay refused " + method + " (" + code + (subCode == null ? "" : " / " + subCode) + ")",
-                subCode == null ? Map.of() : Map.of("providerCode", subCode), null);
-    }
-
-    /** Alipay answered, asking to be called again later (ACQ.SYSTEM_ERROR): an outage, not a refusal. */
-    static PaymentGatewayException busy(String method, String code, String subCode) {
-        return new PaymentGatewayException(503, "Payment provider unavailable",
-                "Alipay asked to try " + method + " again later (" + code + (subCode == null ? "" : " / " + subCode)
-                        + ")", subCode == null ? Map.of() : Map.of("providerCode", subCode), null);
+    /**
+     * Alipay answered with an error: a refusal of the call (502), unless it asked to be called again later
+     * ({@code ACQ.SYSTEM_ERROR}), which is an outage (503). The detail names the call and Alipay's codes only.
+     */
+    static PaymentGatewayException answered(String method, String code, String subCode) {
+        String codes = " (" + code + (subCode == null ? "" : " / " + subCode) + ")";
+        Map<String, Object> extensions = subCode == null ? Map.of() : Map.of("providerCode", subCode);
+        return AlipayReplies.isTryAgain(code, subCode)
+                ? new PaymentGatewayException(503, "Payment provider unavailable",
+                        "Alipay asked to try " + method + " again later" + codes, extensions, null)
+                : new PaymentGatewayException(502, "Payment provider refused", "Alipay refused " + method + codes,
+                        extensions, null);
     }
 
     static PaymentGatewayException unavailable(String method, Throwable cause) {

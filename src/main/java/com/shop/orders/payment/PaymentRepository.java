@@ -1,11 +1,10 @@
 package com.shop.orders.payment;
 
-import jakarta.persistence.LockModeType;
-
 import java.math.BigDecimal;
 import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 import io.quarkus.hibernate.reactive.panache.PanacheRepository;
 import io.smallrye.mutiny.Uni;

@@ -1,9 +1,7 @@
 package com.shop.orders.bench;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,9 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Cancels the pending orders a placement round left, through the members' own cancel endpoint, between rounds and
@@ -29,7 +24,6 @@ final class Clearance {
     private static final int AT_ONCE = 16;
 
     private final Bench bench;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, String> tokens = new HashMap<>();
 
     Clearance(Bench bench) {
@@ -51,27 +45,16 @@ final class Clearance {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        Semaphore inFlight = new Semaphore(AT_ONCE);
-        AtomicLong cancelled = new AtomicLong();
-        List<CompletableFuture<?>> calls = new ArrayList<>();
-        for (Pending order : pending) {
-            String token = tokens.computeIfAbsent(order.member(), member -> bench.stack().tokens().token(member));
-            HttpRequest request = HttpRequest.newBuilder(URI.create(bench.service().apiUrl() + "/api/orders/"
-                    + order.id() + "/cancel")).timeout(Duration.ofSeconds(30))
-                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build();
-            inFlight.acquireUninterruptibly();
-            calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, e) -> {
-                if (response != null && response.statusCode() == 200) {
-                    cancelled.incrementAndGet();
-                }
-                inFlight.release();
-            }));
-        }
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+        List<HttpRequest> cancels = pending.stream().map(order -> HttpRequest.newBuilder(URI.create(
+                bench.service().apiUrl() + "/api/orders/" + order.id() + "/cancel")).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + tokens.computeIfAbsent(order.member(),
+                        member -> bench.stack().tokens().token(member)))
+                .POST(HttpRequest.BodyPublishers.noBody()).build()).toList();
+        long cancelled = Requests.statuses(cancels, AT_ONCE).stream().filter(status -> status == 200).count();
         if (!pending.isEmpty()) {
-            Progress.say("  cancelled %d of %d pending orders between rounds in %.1f s", cancelled.get(), pending.size(),
+            Progress.say("  cancelled %d of %d pending orders between rounds in %.1f s", cancelled, pending.size(),
                     (System.nanoTime() - start) / 1e9);
         }
-        return cancelled.get();
+        return cancelled;
     }
 }

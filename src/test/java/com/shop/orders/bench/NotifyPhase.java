@@ -3,9 +3,7 @@ package com.shop.orders.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,8 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 
 /**
  * Phase 5: notify to PAID. Pending orders are placed first (not measured), then Alipay's notifies for them,
@@ -97,21 +93,16 @@ final class NotifyPhase {
 
     /** Places the orders the notifies will pay, 32 at a time. */
     private void placeOrders(Catalog.Range skus, int count) {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        Semaphore inFlight = new Semaphore(32);
-        List<CompletableFuture<?>> calls = new ArrayList<>();
         String token = bench.stack().tokens().token("bench-notify-member");
+        List<HttpRequest> orders = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             long sku = skus.from() + i % skus.size();
-            HttpRequest request = HttpRequest.newBuilder(URI.create(bench.service().apiUrl() + "/api/orders"))
+            orders.add(HttpRequest.newBuilder(URI.create(bench.service().apiUrl() + "/api/orders"))
                     .timeout(Duration.ofSeconds(30))
                     .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + sku + ",\"quantity\":1}]}"))
-                    .build();
-            inFlight.acquireUninterruptibly();
-            calls.add(http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .whenComplete((r, e) -> inFlight.release()));
+                    .build());
         }
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+        Requests.statuses(orders, 32);
     }
 }

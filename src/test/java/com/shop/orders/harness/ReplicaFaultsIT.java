@@ -193,15 +193,15 @@ class ReplicaFaultsIT {
         });
     }
 
+    /** Whether every live replica meets the condition within {@code atMost}; a miss is a violation, not an error. */
     private static boolean awaitAllReplicas(java.util.function.Predicate<ServiceProcess> condition, Duration atMost) {
-        long deadline = System.nanoTime() + atMost.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (stack.replicas().stream().filter(ServiceProcess::isAlive).allMatch(condition)) {
-                return true;
-            }
-            Pause.of(Duration.ofMillis(250));
+        try {
+            Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(250))
+                    .until(() -> stack.replicas().stream().filter(ServiceProcess::isAlive).allMatch(condition));
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
         }
-        return false;
     }
 
     @Test
