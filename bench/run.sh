@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The benchmark in one command:  bench/run.sh [full|quick]
+# The benchmark in one command:  bench/run.sh [full|quick] [phases]
+# (phases: a comma-separated choice of watch, notify, placement and flash; all by default)
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
@@ -28,4 +29,4 @@ echo "building the service, the load scenarios and the test classpath"
 (cd bench/gatling && ../../mvnw -q -B package)
 
 exec java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
-  com.shop.orders.bench.Benchmark "$size"
+  com.shop.orders.bench.Benchmark "$size" "${2:-watch,notify,placement,flash}"

@@ -113,7 +113,7 @@ wait_port() { # $1 = name, $2 = port, $3 = pid file
   done
 }
 
-launch() { # $1 = name, $2 = heap, $3 = main class, $4 = conf, $5 = port
+launch() { # $1 = name, $2 = heap, $3 = main class, $4 = conf, $5 = port, $6 = logback file
   # Both JVMs share one classpath: name each one's logback file, or the name server picks rmq.broker.logback.xml
   # and writes into the broker's log files.
   local pidfile="$RUN_DIR/$1.pid"
@@ -128,7 +128,7 @@ launch() { # $1 = name, $2 = heap, $3 = main class, $4 = conf, $5 = port
     ROCKETMQ_HOME="$RUN_DIR/home" nohup "$JAVA" \
       "-Xms$2" "-Xmx$2" -XX:+UseG1GC -XX:MaxDirectMemorySize=256m -XX:-OmitStackTraceInFastThrow \
       "-Duser.home=$RUN_DIR" "-Drocketmq.home.dir=$RUN_DIR/home" -Djava.net.preferIPv4Stack=true \
-      "-Drmq.logback.configurationFile=rmq.$1.logback.xml" \
+      "-Drmq.logback.configurationFile=$6" \
       ${ROCKETMQ_JAVA_OPTS:-} \
       -cp "@$CLASSPATH_FILE" "$3" -c "$4" \
       > "$RUN_DIR/logs/$1.out" 2>&1 < /dev/null &
@@ -160,12 +160,14 @@ stop_one() { # $1 = name
 }
 
 start_namesrv() {
-  launch namesrv "$NAMESRV_HEAP" org.apache.rocketmq.namesrv.NamesrvStartup "$RUN_DIR/namesrv.conf" "$NAMESRV_PORT"
+  launch namesrv "$NAMESRV_HEAP" org.apache.rocketmq.namesrv.NamesrvStartup "$RUN_DIR/namesrv.conf" "$NAMESRV_PORT" \
+    rmq.namesrv.logback.xml
   wait_port namesrv "$NAMESRV_PORT" "$RUN_DIR/namesrv.pid"
 }
 
 start_broker() {
-  launch broker "$BROKER_HEAP" org.apache.rocketmq.broker.BrokerStartup "$RUN_DIR/broker.conf" "$BROKER_PORT"
+  launch broker "$BROKER_HEAP" org.apache.rocketmq.broker.BrokerStartup "$RUN_DIR/broker.conf" "$BROKER_PORT" \
+    "file:$SCRIPT_DIR/broker-logback.xml"
   wait_port broker "$BROKER_PORT" "$RUN_DIR/broker.pid"
 }
 

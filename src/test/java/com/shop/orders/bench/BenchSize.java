@@ -23,22 +23,23 @@ import java.util.List;
  * @param notifyRate       notifies per second
  * @param notifyLength     length of the notify run
  * @param warmUp           length of the warm-up before each open-model run, at its rate (not in its figures)
+ * @param placementWarmUp  length of the closed-model placement run before the placement rounds (not in the figures)
  */
 record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, List<Integer> concurrencies, int rounds,
                  Duration roundLength, int fixedRate, Duration fixedRateLength, int flashConnections, int flashStock,
                  List<Integer> watchLevels, double watchPayShare, int notifyRate, Duration notifyLength,
-                 Duration warmUp) {
+                 Duration warmUp, Duration placementWarmUp) {
 
     static BenchSize of(String name) {
         return switch (name) {
             case "full" -> new BenchSize("full", Duration.ofSeconds(90), 2000, 1000, List.of(8, 32, 128), 3,
                     Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 2000,
                     List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30),
-                    Duration.ofSeconds(5));
+                    Duration.ofSeconds(5), Duration.ofSeconds(60));
             case "quick" -> new BenchSize("quick", Duration.ofSeconds(12), 200, 1000, List.of(8, 32, 128), 3,
                     Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 150,
                     List.of(200, 500), 0.1, 100, Duration.ofSeconds(2),
-                    Duration.ofSeconds(1));
+                    Duration.ofSeconds(1), Duration.ofSeconds(1));
             default -> throw new IllegalArgumentException("size is full or quick, not " + name);
         };
     }

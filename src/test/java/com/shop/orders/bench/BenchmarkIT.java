@@ -22,7 +22,7 @@ class BenchmarkIT {
 
     @Test
     void quickRunIsSound() throws Exception {
-        Benchmark.Outcome outcome = Benchmark.run(BenchSize.of("quick"), Path.of("target/bench-results"));
+        Benchmark.Outcome outcome = Benchmark.run(BenchSize.of("quick"), Benchmark.PHASES, Path.of("target/bench-results"));
 
         assertTrue(Files.isRegularFile(outcome.json()), "results file written");
         assertTrue(Files.readString(outcome.html()).contains("<svg"), "report with charts written");

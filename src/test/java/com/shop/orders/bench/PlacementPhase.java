@@ -37,6 +37,10 @@ final class PlacementPhase {
         List<Double> serviceMedians = new ArrayList<>();
         List<Wrk.Run> medianRuns = new ArrayList<>();
         double guess = 1500;
+        // Compiled code, filled pools and caches first: a run of this phase alone would otherwise measure its
+        // first rounds on a cold JIT (half the rate of the later ones on 2 cores).
+        Progress.say("  warm-up: %d s of placement at 32 connections (not in the figures)", size.placementWarmUp().toSeconds());
+        bench.wrk().place(32, size.placementWarmUp(), skus.from(), skus.to());
         for (int connections : size.concurrencies()) {
             List<Double> limits = new ArrayList<>();
             List<Double> services = new ArrayList<>();

@@ -1,14 +1,18 @@
 package com.shop.orders.member;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.build.Jwt;
 import io.smallrye.jwt.build.JwtClaimsBuilder;
 
@@ -18,6 +22,15 @@ import io.smallrye.jwt.build.JwtClaimsBuilder;
  */
 @QuarkusTest
 class TokenRulesTest {
+
+    @Inject
+    JWTParser parser;
+
+    @Test
+    void theSecurityLayerVerifiesThroughTheMemoryOfVerifiedTokens() {
+        assertInstanceOf(VerifiedTokens.class, parser);
+        get(member()).then().statusCode(200);
+    }
 
     @Test
     void aProperTokenIsAccepted() {

@@ -1,0 +1,80 @@
+package com.shop.orders.member;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+
+import io.smallrye.jwt.auth.principal.DefaultJWTParser;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
+import io.smallrye.jwt.auth.principal.ParseException;
+
+/**
+ * Member tokens as the security layer verifies them, remembered until they expire. A storefront sends the same
+ * token with every request of a session; checking its RSA signature and claims again each time was the largest
+ * single cost of a placed order in the service's profile. A token is the same string only if it is the same signed
+ * token, so a remembered one is as verified as a fresh check; it is forgotten at its expiry or at the end of its
+ * allowed age (mp.jwt.verify.token.age), whichever comes first, and never outlives either.
+ */
+@Alternative
+@Priority(1)
+@ApplicationScoped
+public class VerifiedTokens extends DefaultJWTParser {
+
+    private final Cache<String, JsonWebToken> verified;
+
+    @Inject
+    public VerifiedTokens(JWTAuthContextInfo authContext, MemberConfig config) {
+        super(authContext);
+        this.verified = Caffeine.newBuilder()
+                .maximumSize(config.verifiedTokens())
+                .expireAfter(new UntilInvalid(authContext.getTokenAge() == null ? null
+                        : Duration.ofSeconds(authContext.getTokenAge())))
+                // Evictions on the calling thread: a few map operations, no hand-off to a pool.
+                .executor(Runnable::run)
+                .build();
+    }
+
+    @Override
+    public JsonWebToken parse(String token) throws ParseException {
+        JsonWebToken known = verified.getIfPresent(token);
+        if (known != null) {
+            return known;
+        }
+        JsonWebToken fresh = super.parse(token);
+        verified.put(token, fresh);
+        return fresh;
+    }
+
+    /** Kept until the token's expiry or the end of its allowed age, whichever comes first. */
+    private record UntilInvalid(Duration maxAge) implements Expiry<String, JsonWebToken> {
+
+        @Override
+        public long expireAfterCreate(String key, JsonWebToken token, long currentTime) {
+            long until = token.getExpirationTime();
+            if (maxAge != null && token.getIssuedAtTime() > 0) {
+                until = Math.min(until, token.getIssuedAtTime() + maxAge.toSeconds());
+            }
+            return TimeUnit.SECONDS.toNanos(Math.max(0, until - System.currentTimeMillis() / 1000));
+        }
+
+        @Override
+        public long expireAfterUpdate(String key, JsonWebToken token, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
+
+        @Override
+        public long expireAfterRead(String key, JsonWebToken token, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
+    }
+}
