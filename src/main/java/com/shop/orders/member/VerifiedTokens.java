@@ -1,6 +1,5 @@
 package com.shop.orders.member;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.Priority;
@@ -37,8 +36,7 @@ public class VerifiedTokens extends DefaultJWTParser {
         super(authContext);
         this.verified = Caffeine.newBuilder()
                 .maximumSize(config.verifiedTokens())
-                .expireAfter(new UntilInvalid(authContext.getTokenAge() == null ? null
-                        : Duration.ofSeconds(authContext.getTokenAge())))
+                .expireAfter(new UntilInvalid(authContext.getTokenAge()))
                 // Evictions on the calling thread: a few map operations, no hand-off to a pool.
                 .executor(Runnable::run)
                 .build();
@@ -55,14 +53,14 @@ public class VerifiedTokens extends DefaultJWTParser {
         return fresh;
     }
 
-    /** Kept until the token's expiry or the end of its allowed age, whichever comes first. */
-    private record UntilInvalid(Duration maxAge) implements Expiry<String, JsonWebToken> {
+    /** Kept until the token's expiry or the end of its allowed age (seconds, null: none), whichever comes first. */
+    private record UntilInvalid(Long maxAgeSeconds) implements Expiry<String, JsonWebToken> {
 
         @Override
         public long expireAfterCreate(String key, JsonWebToken token, long currentTime) {
             long until = token.getExpirationTime();
-            if (maxAge != null && token.getIssuedAtTime() > 0) {
-                until = Math.min(until, token.getIssuedAtTime() + maxAge.toSeconds());
+            if (maxAgeSeconds != null && token.getIssuedAtTime() > 0) {
+                until = Math.min(until, token.getIssuedAtTime() + maxAgeSeconds);
             }
             return TimeUnit.SECONDS.toNanos(Math.max(0, until - System.currentTimeMillis() / 1000));
         }

@@ -6,31 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.awaitility.Awaitility.await;
 
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Set;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.shop.orders.testsupport.MemberTokens;
 
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.ParseException;
-import io.smallrye.jwt.build.Jwt;
 
 class VerifiedTokensTest {
 
-    private static KeyPair keys;
+    private static MemberTokens issuer;
 
     @BeforeAll
-    static void keys() throws NoSuchAlgorithmException {
-        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-        generator.initialize(2048);
-        keys = generator.generateKeyPair();
+    static void issuer(@TempDir Path dir) {
+        issuer = MemberTokens.generate(dir);
     }
 
     @Test
@@ -48,8 +44,7 @@ class VerifiedTokensTest {
         String token = token(Duration.ofSeconds(2));
         tokens.parse(token);
 
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThrows(ParseException.class, () -> tokens.parse(token)));
+        awaitRefused(tokens, token);
     }
 
     @Test
@@ -58,8 +53,7 @@ class VerifiedTokensTest {
         String token = token(Duration.ofHours(1));
         tokens.parse(token);
 
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThrows(ParseException.class, () -> tokens.parse(token)));
+        awaitRefused(tokens, token);
     }
 
     @Test
@@ -82,8 +76,13 @@ class VerifiedTokensTest {
         assertNotSame(tokens.parse(token), tokens.parse(token));
     }
 
+    private static void awaitRefused(VerifiedTokens tokens, String token) {
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThrows(ParseException.class, () -> tokens.parse(token)));
+    }
+
     private static VerifiedTokens tokens(int size, Long tokenAge) {
-        JWTAuthContextInfo context = new JWTAuthContextInfo(keys.getPublic(), MemberTokens.ISSUER);
+        JWTAuthContextInfo context = new JWTAuthContextInfo(issuer.publicKey(), MemberTokens.ISSUER);
         context.setExpectedAudience(Set.of(MemberTokens.AUDIENCE));
         // Expired means expired: no grace, so that only the memory could answer an expired token.
         context.setExpGracePeriodSecs(0);
@@ -93,7 +92,6 @@ class VerifiedTokensTest {
     }
 
     private static String token(Duration lifespan) {
-        return Jwt.issuer(MemberTokens.ISSUER).audience(MemberTokens.AUDIENCE).subject("member-1")
-                .groups(Set.of(Roles.MEMBER)).expiresIn(lifespan).sign(keys.getPrivate());
+        return issuer.token("member-1", lifespan);
     }
 }

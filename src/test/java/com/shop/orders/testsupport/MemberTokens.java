@@ -8,6 +8,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Set;
@@ -24,10 +25,12 @@ public final class MemberTokens {
     public static final String AUDIENCE = "order-service";
 
     private final PrivateKey signingKey;
+    private final PublicKey publicKey;
     private final Path publicKeyFile;
 
-    private MemberTokens(PrivateKey signingKey, Path publicKeyFile) {
+    private MemberTokens(PrivateKey signingKey, PublicKey publicKey, Path publicKeyFile) {
         this.signingKey = signingKey;
+        this.publicKey = publicKey;
         this.publicKeyFile = publicKeyFile;
     }
 
@@ -41,7 +44,7 @@ public final class MemberTokens {
             Files.writeString(file, "-----BEGIN PUBLIC KEY-----\n"
                     + Base64.getMimeEncoder().encodeToString(pair.getPublic().getEncoded())
                     + "\n-----END PUBLIC KEY-----\n");
-            return new MemberTokens(pair.getPrivate(), file.toAbsolutePath());
+            return new MemberTokens(pair.getPrivate(), pair.getPublic(), file.toAbsolutePath());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         } catch (IOException e) {
@@ -51,6 +54,11 @@ public final class MemberTokens {
 
     public Path publicKeyFile() {
         return publicKeyFile;
+    }
+
+    /** The public half, for a parser built in the test itself. */
+    public PublicKey publicKey() {
+        return publicKey;
     }
 
     /** The public half as PEM text, for a service configured with the key itself. */
@@ -72,8 +80,13 @@ public final class MemberTokens {
 
     /** A member's token: subject and upn the member id, group "member", valid one hour, issuer and audience set. */
     public String token(String memberId) {
+        return token(memberId, Duration.ofHours(1));
+    }
+
+    /** A member's token valid for {@code lifespan}. */
+    public String token(String memberId, Duration lifespan) {
         return Jwt.issuer(ISSUER).audience(AUDIENCE).subject(memberId).upn(memberId).groups(Set.of("member"))
-                .expiresIn(Duration.ofHours(1)).sign(signingKey);
+                .expiresIn(lifespan).sign(signingKey);
     }
 
     /** An admin token (group "admin"), e.g. for PUT /api/admin/skus/{id}/stock. */
