@@ -74,7 +74,8 @@ public class OrderPlacement {
      */
     public Uni<PlacedOrder> place(String memberId, PlaceOrderRequest request, String idempotencyKey) {
         checkLimits(request);
-        String requestHash = hash(request);
+        // Only a retry with the same key is compared with the first request.
+        String requestHash = idempotencyKey == null ? null : hash(request);
         Timer.Sample sample = metrics.startPlacement();
         return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, true)
                 .invoke(order -> metrics.placed(sample))

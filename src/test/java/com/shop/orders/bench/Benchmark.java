@@ -4,9 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import com.shop.orders.harness.ServiceProcess;
 import com.shop.orders.harness.ServiceStack;
@@ -30,8 +32,22 @@ public final class Benchmark {
     private Benchmark() {
     }
 
-    /** The phases by the names the command line knows them by, in the order they run. */
-    static final List<String> PHASES = List.of("watch", "notify", "placement", "flash");
+    /** A phase: the name the command line knows it by, the name it reports under, and how it runs. */
+    private record Phase(String option, String name, Consumer<Bench> body) {
+    }
+
+    /**
+     * In the order they run: the watch first, on a broker that holds no other half messages; the notifies while
+     * the service has no expiries to work off; then the placement load.
+     */
+    private static final List<Phase> ALL = List.of(
+            new Phase("watch", WatchPhase.NAME, bench -> new WatchPhase(bench).run()),
+            new Phase("notify", NotifyPhase.NAME, bench -> new NotifyPhase(bench).run()),
+            new Phase("placement", PlacementPhase.NAME, bench -> new PlacementPhase(bench).run()),
+            new Phase("flash", FlashSalePhase.NAME, bench -> new FlashSalePhase(bench).run()));
+
+    /** The phases by the names the command line knows them by. */
+    static final List<String> PHASES = ALL.stream().map(Phase::option).toList();
 
     public static void main(String[] args) {
         List<String> phases = args.length > 1 ? List.of(args[1].split(",")) : PHASES;
@@ -66,19 +82,10 @@ public final class Benchmark {
                         new PlacementLimit(stack), new BrokerAdmin(stack, project), results, rss);
                 bench.gatling().ensureBuilt();
                 double idleRss = service.rssBytes() / 1048576.0;
-                // The watch first, on a broker that holds no other half messages; the notifies while the service
-                // has no expiries to work off; then the placement load.
-                if (phases.contains("watch")) {
-                    phase(bench, WatchPhase.NAME, () -> new WatchPhase(bench).run());
-                }
-                if (phases.contains("notify")) {
-                    phase(bench, NotifyPhase.NAME, () -> new NotifyPhase(bench).run());
-                }
-                if (phases.contains("placement")) {
-                    phase(bench, PlacementPhase.NAME, () -> new PlacementPhase(bench).run());
-                }
-                if (phases.contains("flash")) {
-                    phase(bench, FlashSalePhase.NAME, () -> new FlashSalePhase(bench).run());
+                for (Phase phase : ALL) {
+                    if (phases.contains(phase.option())) {
+                        run(bench, phase);
+                    }
                 }
                 startup(bench, idleRss);
             }
@@ -97,13 +104,14 @@ public final class Benchmark {
         return new Outcome(json, html, results);
     }
 
-    private static void phase(Bench bench, String name, Runnable phase) {
+    private static void run(Bench bench, Phase phase) {
+        String name = phase.name();
         Drain.await(bench, "phase " + name);
         Progress.say("phase %s", name);
         bench.rss().phase(name);
         long start = System.nanoTime();
         try {
-            phase.run();
+            phase.body().accept(bench);
         } catch (RuntimeException e) {
             bench.results().problem(name + " failed: " + e);
             e.printStackTrace();
@@ -120,8 +128,8 @@ public final class Benchmark {
         figures.put("startupMs", startup);
         figures.put("rssIdleMb", Stats.round(idleRss, 1));
         Map<String, Object> peaks = new LinkedHashMap<>();
-        for (String phase : List.of(WatchPhase.NAME, PlacementPhase.NAME, FlashSalePhase.NAME, NotifyPhase.NAME)) {
-            peaks.put(phase, Stats.round(bench.rss().peakMb(phase), 1));
+        for (Phase phase : ALL) {
+            peaks.put(phase.name(), Stats.round(bench.rss().peakMb(phase.name()), 1));
         }
         figures.put("rssPeakMbByPhase", peaks);
         figures.put("rssPeakMb", Stats.round(bench.rss().peakMb(null), 1));
@@ -130,9 +138,13 @@ public final class Benchmark {
         bench.results().info(name, "start-up time (spawn to ready)", startup + " ms");
         bench.results().info(name, "RSS idle after start", String.format("%.0f MB", idleRss));
         bench.results().info(name, "RSS peak under load", String.format("%.0f MB", bench.rss().peakMb(null)));
-        bench.results().chart(Svg.bars("Service RSS: idle and peak per phase", "MB",
-                List.of("idle", "watch", "placement", "flash sale", "notify"), List.of(new Svg.Series("RSS",
-                        List.of(idleRss, bench.rss().peakMb(WatchPhase.NAME), bench.rss().peakMb(PlacementPhase.NAME),
-                                bench.rss().peakMb(FlashSalePhase.NAME), bench.rss().peakMb(NotifyPhase.NAME))))));
+        List<String> categories = new ArrayList<>(List.of("idle"));
+        List<Double> values = new ArrayList<>(List.of(idleRss));
+        for (Phase phase : ALL) {
+            categories.add(phase.option());
+            values.add(bench.rss().peakMb(phase.name()));
+        }
+        bench.results().chart(Svg.bars("Service RSS: idle and peak per phase", "MB", categories,
+                List.of(new Svg.Series("RSS", values))));
     }
 }
