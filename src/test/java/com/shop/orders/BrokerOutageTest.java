@@ -48,13 +48,15 @@ class BrokerOutageTest {
     void ordersArePlacedPaidAndClosedWhileTheBrokerIsDown() throws Exception {
         long sku = TestDb.newSku(10, "2.00");
         String member = newMemberToken();
-        int paid = placeOrder(member, sku, 1);
-        String qr = requestQr(member, paid);
         LocalRocketMq broker = LocalRocketMq.current();
+        int paid;
         int unpaid;
         try (PaidEvents received = PaidEvents.listen(rocketMq.nameServer(), events.paidTopic())) {
             broker.stopBroker();
             try {
+                // Both orders placed once the broker is gone: the pay window (6 s in tests) starts after the stop.
+                paid = placeOrder(member, sku, 1);
+                String qr = requestQr(member, paid);
                 unpaid = placeOrder(member, sku, 3);
                 pay(qr);
                 TestDb.awaitOrderStatus(paid, "PAID", Duration.ofSeconds(10));
