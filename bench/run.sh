@@ -29,4 +29,4 @@ echo "building the service, the load scenarios and the test classpath"
 (cd bench/gatling && ../../mvnw -q -B package)
 
 exec java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
-  com.shop.orders.bench.Benchmark "$size" "${2:-watch,notify,placement,flash}"
+  com.shop.orders.bench.Benchmark "$size" ${2:+"$2"}

@@ -41,9 +41,7 @@ public final class MemberTokens {
             KeyPair pair = generator.generateKeyPair();
             Files.createDirectories(dir);
             Path file = dir.resolve("jwt-public-key.pem");
-            Files.writeString(file, "-----BEGIN PUBLIC KEY-----\n"
-                    + Base64.getMimeEncoder().encodeToString(pair.getPublic().getEncoded())
-                    + "\n-----END PUBLIC KEY-----\n");
+            Files.writeString(file, pem(pair.getPublic()));
             return new MemberTokens(pair.getPrivate(), pair.getPublic(), file.toAbsolutePath());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
@@ -63,11 +61,12 @@ public final class MemberTokens {
 
     /** The public half as PEM text, for a service configured with the key itself. */
     public String publicKeyPem() {
-        try {
-            return Files.readString(publicKeyFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return pem(publicKey);
+    }
+
+    private static String pem(PublicKey key) {
+        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder().encodeToString(key.getEncoded())
+                + "\n-----END PUBLIC KEY-----\n";
     }
 
     public String issuer() {
