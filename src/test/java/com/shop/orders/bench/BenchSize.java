@@ -1,6 +1,7 @@
 package com.shop.orders.bench;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, 
                  Duration warmUp, Duration placementWarmUp) {
 
     static BenchSize of(String name) {
-        return switch (name) {
+        BenchSize size = switch (name) {
             case "full" -> new BenchSize("full", Duration.ofSeconds(90), 2000, 1000, List.of(8, 32, 128), 3,
                     Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 2000,
                     List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30),
@@ -42,6 +43,16 @@ record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, 
                     Duration.ofSeconds(1), Duration.ofSeconds(1));
             default -> throw new IllegalArgumentException("size is full or quick, not " + name);
         };
+        // A comparison of one level before and after a change need not wait for the whole curve.
+        String levels = System.getProperty("bench.watch-levels");
+        return levels == null ? size : size.withWatchLevels(Arrays.stream(levels.split(","))
+                .map(String::trim).map(Integer::valueOf).toList());
+    }
+
+    BenchSize withWatchLevels(List<Integer> levels) {
+        return new BenchSize(name, payTimeout, members, spreadSkus, concurrencies, rounds, roundLength, fixedRate,
+                fixedRateLength, flashConnections, flashStock, levels, watchPayShare, notifyRate, notifyLength, warmUp,
+                placementWarmUp);
     }
 
     boolean quick() {
