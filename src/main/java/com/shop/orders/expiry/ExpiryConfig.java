@@ -78,6 +78,13 @@ public interface ExpiryConfig {
         @WithDefault("20000")
         int waitingMax();
 
+        /**
+         * Orders whose next due query each instance remembers, so that a check-back of an order not yet due reads
+         * nothing from Redis; a forgotten one is read again.
+         */
+        @WithDefault("200000")
+        int nextDueRemembered();
+
         /** How long the query state of an order is kept in Redis after its deadline. */
         @WithDefault("1H")
         Duration stateTtlAfterDeadline();

@@ -68,7 +68,7 @@ public class PaymentProbe {
 
     /** Lines up a probe of the order if one could be due; returns at once. */
     void probeIfDue(ExpiryMessage message, Instant now) {
-        if (!budget.rule().isOldEnough(message.createdAt(), now) || !lined.add(message.orderNo())) {
+        if (!budget.mayBeDue(message.orderNo(), message.createdAt(), now) || !lined.add(message.orderNo())) {
             return;
         }
         if (waitingCount.incrementAndGet() > waitingMax) {

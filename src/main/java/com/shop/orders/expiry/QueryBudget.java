@@ -7,6 +7,8 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.shop.orders.payment.PaymentOffered;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -19,6 +21,10 @@ import io.vertx.mutiny.redis.client.Response;
  * them may receive an order's check-back). Opened when the QR code is offered, with a TTL; an order
  * without state (no QR code, or the state was lost with Redis) is never queried by the check-back: the
  * close path still asks Alipay at the deadline.
+ * <p>
+ * Each instance also remembers, per order, the earliest time its next query can be due, learnt from the state
+ * it last read or wrote. The state only moves that time later (queries are counted up, never down), so the memory
+ * is a lower bound: a check-back of an order not yet due needs no Redis read, and no due query is ever missed.
  */
 @ApplicationScoped
 public class QueryBudget {
@@ -38,15 +44,19 @@ public class QueryBudget {
     private final ReactiveHashCommands<String, String, String> hashes;
     private final QueryRule rule;
     private final ExpiryConfig config;
+    private final Cache<String, Instant> nextDue;
 
     public QueryBudget(ReactiveRedisDataSource redis, ExpiryConfig config) {
         this.redis = redis;
         this.hashes = redis.hash(String.class);
         this.rule = QueryRule.of(config.query());
         this.config = config;
+        this.nextDue = Caffeine.newBuilder().maximumSize(config.query().nextDueRemembered()).build();
     }
 
     void onOffered(@Observes PaymentOffered offered) {
+        // Its state starts now: what was remembered without one no longer holds.
+        nextDue.invalidate(offered.orderNo());
         String key = key(offered.orderNo());
         long expireAt = offered.payDeadline().plus(config.query().stateTtlAfterDeadline()).toEpochMilli();
         hashes.hset(key, QUERIES, "0")
@@ -56,18 +66,38 @@ public class QueryBudget {
                         offered.orderNo(), failure.toString()));
     }
 
+    /**
+     * False when a query of this order is certainly not due now, known from memory; true when it may be, which
+     * {@link #claim} tells.
+     */
+    boolean mayBeDue(String orderNo, Instant createdAt, Instant now) {
+        if (!rule.isOldEnough(createdAt, now)) {
+            return false;
+        }
+        Instant due = nextDue.getIfPresent(orderNo);
+        return due == null || !now.isBefore(due);
+    }
+
     /** True when a query of this order is due now; it is then counted as made. */
     Uni<Boolean> claim(String orderNo, Instant createdAt, Instant now) {
         String key = key(orderNo);
         return hashes.hmget(key, QUERIES, LAST).chain(state -> {
             if (state.get(QUERIES) == null) {
+                // No QR code yet (or its state was lost): look again an interval later.
+                remember(orderNo, now.plus(rule.every()));
                 return Uni.createFrom().item(false);
             }
             long queries = Long.parseLong(state.get(QUERIES));
             Instant last = state.get(LAST) == null ? null : Instant.ofEpochMilli(Long.parseLong(state.get(LAST)));
-            return rule.isDue(createdAt, queries, last, now)
-                    ? take(key, queries, now)
-                    : Uni.createFrom().item(false);
+            if (!rule.isDue(createdAt, queries, last, now)) {
+                remember(orderNo, rule.nextDue(createdAt, queries, last));
+                return Uni.createFrom().item(false);
+            }
+            return take(key, queries, now).invoke(taken -> {
+                if (taken) {
+                    remember(orderNo, rule.nextDue(createdAt, queries + 1, now));
+                }
+            });
         });
     }
 
@@ -77,8 +107,8 @@ public class QueryBudget {
                 .map(taken -> taken == 1);
     }
 
-    QueryRule rule() {
-        return rule;
+    private void remember(String orderNo, Instant due) {
+        nextDue.put(orderNo, due);
     }
 
     static String key(String orderNo) {

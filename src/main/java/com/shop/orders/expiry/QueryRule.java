@@ -9,6 +9,9 @@ import java.time.Instant;
  */
 record QueryRule(Duration firstAfter, Duration every, int max) {
 
+    /** The next query of an order whose budget is spent: never. */
+    static final Instant NEVER = Instant.MAX;
+
     static QueryRule of(ExpiryConfig.Query config) {
         return new QueryRule(config.firstAfter(), config.every(), config.max());
     }
@@ -19,8 +22,15 @@ record QueryRule(Duration firstAfter, Duration every, int max) {
     }
 
     boolean isDue(Instant createdAt, long queriesSoFar, Instant lastQueryAt, Instant now) {
-        return isOldEnough(createdAt, now)
-                && queriesSoFar < max
-                && (lastQueryAt == null || !now.isBefore(lastQueryAt.plus(every)));
+        return !now.isBefore(nextDue(createdAt, queriesSoFar, lastQueryAt));
+    }
+
+    /** The earliest time the next query is due, or {@link #NEVER}. */
+    Instant nextDue(Instant createdAt, long queriesSoFar, Instant lastQueryAt) {
+        if (queriesSoFar >= max) {
+            return NEVER;
+        }
+        Instant first = createdAt.plus(firstAfter);
+        return lastQueryAt == null || first.isAfter(lastQueryAt.plus(every)) ? first : lastQueryAt.plus(every);
     }
 }

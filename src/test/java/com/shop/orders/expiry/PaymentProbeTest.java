@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.time.Clock;
@@ -49,7 +51,7 @@ class PaymentProbeTest {
         when(config.query()).thenReturn(query);
         when(query.concurrency()).thenReturn(2);
         when(query.waitingMax()).thenReturn(1000);
-        when(budget.rule()).thenReturn(new QueryRule(Duration.ofSeconds(5), Duration.ofSeconds(10), 10));
+        when(budget.mayBeDue(anyString(), any(), any())).thenReturn(true);
         probe = new PaymentProbe(budget, trades, config, registry, Clock.fixed(NOW, ZoneOffset.UTC), vertx);
     }
 
@@ -95,6 +97,16 @@ class PaymentProbeTest {
         probe.probeIfDue(message, NOW);
         await().atMost(Duration.ofSeconds(10)).until(() -> probes("not_due") == 2);
         assertEquals(0, probes("error"));
+    }
+
+    @Test
+    void anOrderKnownNotToBeDueIsNotLinedUp() {
+        ExpiryMessage message = new ExpiryMessage("order-1", NOW.minusSeconds(60), NOW.plusSeconds(60));
+        when(budget.mayBeDue("order-1", message.createdAt(), NOW)).thenReturn(false);
+        probe.probeIfDue(message, NOW);
+
+        verify(budget, never()).claim(anyString(), any(), any());
+        assertEquals(0, registry.get("expiry.probes.waiting").gauge().value());
     }
 
     /** An item delivered later on an event loop, the way the Redis and database clients deliver theirs. */

@@ -1,5 +1,6 @@
 package com.shop.orders.expiry;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,5 +34,14 @@ class QueryRuleTest {
         Instant last = CREATED.plusSeconds(120);
         assertTrue(rule.isDue(CREATED, 2, last, last.plusSeconds(31)));
         assertFalse(rule.isDue(CREATED, 3, last, last.plusSeconds(3600)));
+        assertEquals(QueryRule.NEVER, rule.nextDue(CREATED, 3, last));
+    }
+
+    @Test
+    void theNextQueryIsDueAtTheLaterOfTheFirstAndTheIntervalAfterTheLast() {
+        assertEquals(CREATED.plusSeconds(60), rule.nextDue(CREATED, 0, null));
+        // Taken early (by an instance with another setting): the first is still not before its time.
+        assertEquals(CREATED.plusSeconds(60), rule.nextDue(CREATED, 1, CREATED.plusSeconds(10)));
+        assertEquals(CREATED.plusSeconds(91), rule.nextDue(CREATED, 1, CREATED.plusSeconds(61)));
     }
 }
