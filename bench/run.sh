@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark in one command:  bench/run.sh [full|quick] [phases]
 # (phases: a comma-separated choice of watch, notify, placement and flash; all by default)
-# BENCH_JAVA_OPTS is passed to the benchmark's JVM, e.g. -Dbench.watch-levels=10000 to hold one watch level only.
+# BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,
+# -Dbench.concurrencies=32 runs placement at one concurrency only (for before-and-after comparisons).
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
@@ -29,5 +30,6 @@ echo "building the service, the load scenarios and the test classpath"
 ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 (cd bench/gatling && ../../mvnw -q -B package)
 
-exec java ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+# The JBoss log manager (on the classpath through the sandbox) must be the JDK logging manager from the start.
+exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   com.shop.orders.bench.Benchmark "$size" ${2:+"$2"}

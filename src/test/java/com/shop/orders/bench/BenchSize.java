@@ -43,16 +43,21 @@ record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, 
                     Duration.ofSeconds(1), Duration.ofSeconds(1));
             default -> throw new IllegalArgumentException("size is full or quick, not " + name);
         };
-        // A comparison of one level before and after a change need not wait for the whole curve.
-        String levels = System.getProperty("bench.watch-levels");
-        return levels == null ? size : size.withWatchLevels(Arrays.stream(levels.split(","))
-                .map(String::trim).map(Integer::valueOf).toList());
+        // A comparison before and after a change need not wait for the whole curve: one level, one concurrency.
+        return size.with(integers("bench.concurrencies", size.concurrencies()),
+                integers("bench.watch-levels", size.watchLevels()));
     }
 
-    BenchSize withWatchLevels(List<Integer> levels) {
+    private BenchSize with(List<Integer> concurrencies, List<Integer> watchLevels) {
         return new BenchSize(name, payTimeout, members, spreadSkus, concurrencies, rounds, roundLength, fixedRate,
-                fixedRateLength, flashConnections, flashStock, levels, watchPayShare, notifyRate, notifyLength, warmUp,
-                placementWarmUp);
+                fixedRateLength, flashConnections, flashStock, watchLevels, watchPayShare, notifyRate, notifyLength,
+                warmUp, placementWarmUp);
+    }
+
+    private static List<Integer> integers(String property, List<Integer> otherwise) {
+        String value = System.getProperty(property);
+        return value == null ? otherwise : Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf)
+                .toList();
     }
 
     boolean quick() {
