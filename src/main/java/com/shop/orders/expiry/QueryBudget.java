@@ -24,7 +24,9 @@ import io.vertx.mutiny.redis.client.Response;
  * <p>
  * Each instance also remembers, per order, the earliest time its next query can be due, learnt from the state
  * it last read or wrote. The state only moves that time later (queries are counted up, never down), so the memory
- * is a lower bound: a check-back of an order not yet due needs no Redis read, and no due query is ever missed.
+ * is a lower bound: a check-back of an order not yet due needs no Redis read, and no due query is missed. An order
+ * found without state is read again an interval later: if another instance offers its QR code meanwhile, this one
+ * learns of it at most one interval late.
  */
 @ApplicationScoped
 public class QueryBudget {
