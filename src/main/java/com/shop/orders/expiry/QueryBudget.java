@@ -86,18 +86,18 @@ public class QueryBudget {
         return hashes.hmget(key, QUERIES, LAST).chain(state -> {
             if (state.get(QUERIES) == null) {
                 // No QR code yet (or its state was lost): look again an interval later.
-                remember(orderNo, now.plus(rule.every()));
+                nextDue.put(orderNo, now.plus(rule.every()));
                 return Uni.createFrom().item(false);
             }
             long queries = Long.parseLong(state.get(QUERIES));
             Instant last = state.get(LAST) == null ? null : Instant.ofEpochMilli(Long.parseLong(state.get(LAST)));
             if (!rule.isDue(createdAt, queries, last, now)) {
-                remember(orderNo, rule.nextDue(createdAt, queries, last));
+                nextDue.put(orderNo, rule.nextDue(createdAt, queries, last));
                 return Uni.createFrom().item(false);
             }
             return take(key, queries, now).invoke(taken -> {
                 if (taken) {
-                    remember(orderNo, rule.nextDue(createdAt, queries + 1, now));
+                    nextDue.put(orderNo, rule.nextDue(createdAt, queries + 1, now));
                 }
             });
         });
@@ -107,10 +107,6 @@ public class QueryBudget {
         return redis.execute("EVAL", CLAIM, "1", key, Long.toString(queriesSoFar), Long.toString(now.toEpochMilli()))
                 .map(Response::toInteger)
                 .map(taken -> taken == 1);
-    }
-
-    private void remember(String orderNo, Instant due) {
-        nextDue.put(orderNo, due);
     }
 
     static String key(String orderNo) {
