@@ -3,6 +3,8 @@
 # (phases: a comma-separated choice of watch, notify, placement and flash; all by default)
 # BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,
 # -Dbench.concurrencies=32 runs placement at one concurrency only (for before-and-after comparisons).
+# BENCH_ARTIFACT=native benchmarks the native executable instead of the jar (built with the shared toolchain,
+# ../shared/tools/native-image, or the GraalVM/Mandrel that GRAALVM_HOME names).
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
@@ -25,8 +27,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "building the service, the load scenarios and the test classpath"
-./mvnw -q -B package -DskipTests
+echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
+case "${BENCH_ARTIFACT:-jvm}" in
+  jvm) ./mvnw -q -B package -DskipTests ;;
+  native)
+    if [ -z "${GRAALVM_HOME:-}" ]; then
+      GRAALVM_HOME=$(bash ../shared/tools/native-image/build.sh --home)
+      export GRAALVM_HOME
+    fi
+    ./mvnw -q -B package -Dnative -DskipTests ;;
+  *) echo "BENCH_ARTIFACT is jvm or native, not ${BENCH_ARTIFACT}" >&2; exit 2 ;;
+esac
 ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 (cd bench/gatling && ../../mvnw -q -B package)
 

@@ -50,6 +50,8 @@ class PackagedServiceIT {
         int orderId = place(member, sku, 2);
         String qrCode = Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
                 .extract().path("qrCode");
+        // The QR code came from the gateway over TLS, as from Alipay's.
+        assertTrue(PackagedServiceResource.sandbox().gatewayUrl().startsWith("https://"));
         PackagedServiceResource.sandbox().buyer().pay(qrCode).orElseThrow();
 
         await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));

@@ -27,6 +27,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import com.shop.orders.testsupport.PackagedArtifact;
+
 /**
  * The packaged service in its production profile refuses to start with an unsafe setting, saying in one
  * line which environment variable to fix, and starts without its optional dependencies (Redis, the
@@ -34,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ProductionStartupIT {
 
-    private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    private static final PackagedArtifact SERVICE = PackagedArtifact.ofBuild();
     private static Map<String, String> valid;
 
     @BeforeAll
@@ -88,7 +90,7 @@ class ProductionStartupIT {
             }
         });
         Path log = Files.createTempFile("unsafe-config-", ".log");
-        ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", JAR.toString())
+        ProcessBuilder builder = new ProcessBuilder(SERVICE.command(Map.of()))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(env);
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(freePort()));
@@ -114,7 +116,7 @@ class ProductionStartupIT {
         env.put("ROCKETMQ_NAMESRV", "127.0.0.1:" + freePort());
         int management = freePort();
         Path log = Files.createTempFile("startup-without-dependencies-", ".log");
-        ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", JAR.toString())
+        ProcessBuilder builder = new ProcessBuilder(SERVICE.command(Map.of()))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(env);
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(freePort()));
@@ -131,10 +133,6 @@ class ProductionStartupIT {
             service.destroy();
             service.waitFor(30, TimeUnit.SECONDS);
         }
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private static int freePort() throws IOException {

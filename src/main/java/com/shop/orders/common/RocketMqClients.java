@@ -31,8 +31,6 @@ import io.quarkus.runtime.ShutdownEvent;
 @ApplicationScoped
 public class RocketMqClients {
 
-    private static final String CLIENT_LOG_LEVEL = "rocketmq.log.level";
-
     private final RocketMqConfig config;
     private final String instanceName = "orders-" + UUID.randomUUID();
     /** The client instance behind each client made here, once it is started. */
@@ -40,10 +38,6 @@ public class RocketMqClients {
 
     public RocketMqClients(RocketMqConfig config) {
         this.config = config;
-        // Read once, when the client's logging starts: with its first client, made here.
-        if (System.getProperty(CLIENT_LOG_LEVEL) == null) {
-            System.setProperty(CLIENT_LOG_LEVEL, config.clientLogLevel());
-        }
     }
 
     public DefaultMQProducer producer(String group) {

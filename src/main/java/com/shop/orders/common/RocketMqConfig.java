@@ -28,13 +28,4 @@ public interface RocketMqConfig {
     /** Sends waiting for a send thread; beyond it a send fails at once and is retried by its owner. */
     @WithDefault("2000")
     int sendQueue();
-
-    /**
-     * Level of the RocketMQ client's own log (its file under rocketmq.log.root). The client logs a WARN line for every
-     * check-back answered UNKNOW, that is pending orders / check interval lines a second, which cost CPU and disk
-     * under load; broker and name-server trouble shows in the service's own health, metrics and log. A
-     * {@code -Drocketmq.log.level} given to the process wins.
-     */
-    @WithDefault("error")
-    String clientLogLevel();
 }

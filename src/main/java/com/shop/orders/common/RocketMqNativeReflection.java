@@ -89,17 +89,13 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * falls back to plain reflection on fields, getters and setters. RocketMQ ships no native-image
  * configuration.
  *
- * <p>Listed: what the transactional producer ({@link TimeoutWatch}), the push consumer
- * ({@link TimeoutConsumer}) and the outbox producer
- * ({@link com.shop.orders.events.OutboxRelay}) exercise, plus every protocol class reachable
- * from their fields and superclasses (computed with {@code javap} on rocketmq-remoting and
- * rocketmq-common 5.3.3). Admin-only headers and bodies are left out on purpose.
- *
- * <p>NOT VERIFIED: no Mandrel/GraalVM builder is available where this was written; only
- * Quarkus' build-time analysis ({@code -Dquarkus.native.sources-only=true}) ran. A real native
- * build and a smoke test against a broker (send, transaction check, consume) must still be done
- * with a Mandrel builder; missing entries show up as empty headers or fastjson2 errors at run
- * time, not at build time.
+ * <p>Listed: what the transactional producer ({@link com.shop.orders.expiry.ExpiryMessages}), the push consumer
+ * ({@link com.shop.orders.expiry.ExpiryConsumer}) and the outbox producer ({@link com.shop.orders.events.OutboxRelay})
+ * exercise, plus every protocol class reachable from their fields and superclasses (computed with {@code javap} on
+ * rocketmq-remoting and rocketmq-common 5.3.3). Admin-only headers and bodies are left out on purpose. A missing
+ * entry shows at run time (an empty header, a fastjson2 error), never at build time: the native ITs
+ * ({@code PackagedServiceIT}, {@code ReplicaFaultsIT} with {@code -Dnative}) send, check back, commit and consume
+ * through the executable.
  */
 @RegisterForReflection(targets = {
         // The command itself (JSON-serialized by default) and its enums

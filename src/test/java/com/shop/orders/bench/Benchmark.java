@@ -72,7 +72,8 @@ public final class Benchmark {
         Progress.say("%s benchmark: starting MariaDB, Redis, RocketMQ, the Alipay sandbox and the packaged service", size.name());
         try (ServiceStack stack = ServiceStack.start(runDir.resolve("stack"), 1, timings, Map.of())) {
             ServiceProcess service = stack.replicas().get(0);
-            Progress.say("service up in %d ms (pid %d, %s)", service.startupTime().toMillis(), service.pid(), service.apiUrl());
+            Progress.say("service (%s) up in %d ms (pid %d, %s)", service.artifact().kind(),
+                    service.startupTime().toMillis(), service.pid(), service.apiUrl());
             try (RssSampler rss = new RssSampler(service)) {
                 Bench bench = new Bench(size, stack, service, runDir,
                         Tokens.write(stack.tokens(), size.members(), runDir.resolve("tokens.csv")), new Catalog(stack),
@@ -125,6 +126,7 @@ public final class Benchmark {
         String name = "6 start-up and RSS";
         Map<String, Object> figures = bench.results().phase(name);
         long startup = bench.service().startupTime().toMillis();
+        figures.put("artifact", bench.service().artifact().kind());
         figures.put("startupMs", startup);
         figures.put("rssIdleMb", Stats.round(idleRss, 1));
         Map<String, Object> peaks = new LinkedHashMap<>();
@@ -135,6 +137,7 @@ public final class Benchmark {
         figures.put("rssPeakMb", Stats.round(bench.rss().peakMb(null), 1));
         figures.put("rssSamples", bench.rss().samples().stream()
                 .map(s -> List.of(s.atMs() / 1000.0, s.phase(), Stats.round(s.rssBytes() / 1048576.0, 1))).toList());
+        bench.results().info(name, "service artifact", bench.service().artifact().kind());
         bench.results().info(name, "start-up time (spawn to ready)", startup + " ms");
         bench.results().info(name, "RSS idle after start", String.format("%.0f MB", idleRss));
         bench.results().info(name, "RSS peak under load", String.format("%.0f MB", bench.rss().peakMb(null)));

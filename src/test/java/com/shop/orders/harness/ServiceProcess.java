@@ -9,29 +9,28 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.shop.orders.testsupport.PackagedArtifact;
+
 import com.shop.orders.testsupport.Pause;
 
 /**
- * One packaged service ({@code java -jar target/quarkus-app/quarkus-run.jar}, production profile) as an OS process
+ * One packaged service (the jar or the native executable of this build, {@link PackagedArtifact}, production profile) as an OS process
  * of its own, on its own HTTP and management ports, output appended to a log file. {@link #start()} after
  * {@link #kill()} or {@link #terminate} brings it back with the same ports and settings.
  */
 public final class ServiceProcess implements AutoCloseable {
 
-    /** JVM options for every service, e.g. {@code -Dharness.service.jvm-options="-Xmx512m"}. */
-    public static final String PROP_JVM_OPTIONS = "harness.service.jvm-options";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
-    private final Path jar;
+    private final PackagedArtifact artifact;
     private final Path log;
     private final int httpPort;
     private final int managementPort;
@@ -44,9 +43,10 @@ public final class ServiceProcess implements AutoCloseable {
     private volatile boolean draining;
     private volatile int starts;
 
-    ServiceProcess(String name, Path jar, Path dir, Map<String, String> env, Map<String, String> settings) {
+    ServiceProcess(String name, PackagedArtifact artifact, Path dir, Map<String, String> env,
+            Map<String, String> settings) {
         this.name = name;
-        this.jar = jar.toAbsolutePath();
+        this.artifact = artifact;
         this.log = dir.toAbsolutePath().resolve(name + ".log");
         this.httpPort = Ports.free();
         this.managementPort = Ports.free();
@@ -55,13 +55,12 @@ public final class ServiceProcess implements AutoCloseable {
         ChildProcesses.register(this::killQuietly);
     }
 
-    /** The packaged service of this build (run from the project folder, after {@code package}). */
-    public static Path defaultJar() {
-        return Path.of("target", "quarkus-app", "quarkus-run.jar");
-    }
-
     public String name() {
         return name;
+    }
+
+    public PackagedArtifact artifact() {
+        return artifact;
     }
 
     public String apiUrl() {
@@ -161,18 +160,7 @@ public final class ServiceProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return;
         }
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String jvmOptions = System.getProperty(PROP_JVM_OPTIONS, "-Xmx512m -XX:+ExitOnOutOfMemoryError");
-        for (String option : jvmOptions.trim().split("\\s+")) {
-            if (!option.isEmpty()) {
-                cmd.add(option);
-            }
-        }
-        settings.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-        cmd.add("-jar");
-        cmd.add(jar.toString());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(artifact.command(settings)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(env);
         pb.environment().put("QUARKUS_HTTP_PORT", Integer.toString(httpPort));
@@ -205,7 +193,8 @@ public final class ServiceProcess implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(name + " not ready after " + READY_TIMEOUT + ", see " + log);
             }
-            Pause.of(Duration.ofMillis(200));
+            // Finely: the native executable is ready in a fraction of a second, and this is its start-up figure.
+            Pause.of(Duration.ofMillis(20));
         }
     }
 

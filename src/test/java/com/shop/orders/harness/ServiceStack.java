@@ -23,6 +23,7 @@ import com.shop.orders.testsupport.LocalRedis;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.MemberTokens;
 import com.shop.orders.testsupport.Timings;
+import com.shop.orders.testsupport.PackagedArtifact;
 
 /**
  * Everything a run with several replicas needs, owned by the stack: a MariaDB, a Redis and a RocketMQ name server
@@ -136,9 +137,10 @@ public final class ServiceStack implements AutoCloseable {
         env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
         Map<String, String> settings = new LinkedHashMap<>(timings.serviceSettings());
         settings.putAll(extraSettings);
+        PackagedArtifact artifact = PackagedArtifact.ofBuild();
         List<ServiceProcess> started = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
-            started.add(new ServiceProcess("replica-" + i, ServiceProcess.defaultJar(), dir, env, settings));
+            started.add(new ServiceProcess("replica-" + i, artifact, dir, env, settings));
         }
         replicas.addAll(started);
         // In parallel: three JVM start-ups at once on two cores take a while, but less than one after the other.

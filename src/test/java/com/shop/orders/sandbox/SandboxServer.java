@@ -15,11 +15,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import javax.net.ssl.SSLContext;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfig;
@@ -52,7 +56,7 @@ public final class SandboxServer implements AutoCloseable {
     private final SandboxBuyer buyer;
     private final NotifySender notifier;
 
-    private SandboxServer(int port) throws IOException {
+    private SandboxServer(HttpServer server) {
         // Settings from the mapping's own defaults, overridable with system properties (shop.sandbox.*).
         SmallRyeConfig config = new SmallRyeConfigBuilder().addDefaultSources()
                 .withConverter(java.time.Duration.class, 200, new DurationConverter())
@@ -63,7 +67,7 @@ public final class SandboxServer implements AutoCloseable {
         this.gateway = new SandboxGateway(keys, trades, methods, faults, settings, APP_ID);
         this.notifier = new NotifySender(keys, faults, settings, APP_ID);
         this.buyer = new SandboxBuyer(trades, notifier);
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+        this.server = server;
         server.setExecutor(handlers);
         server.createContext(ROOT + "/gateway.do", this::gateway);
         server.createContext(ROOT + "/buyer/", this::buyer);
@@ -77,15 +81,28 @@ public final class SandboxServer implements AutoCloseable {
     public static SandboxServer start(int port) throws IOException {
         // Without it the JDK server delays small answers by 40 ms (Nagle).
         System.setProperty("sun.net.httpserver.nodelay", "true");
-        return new SandboxServer(port);
+        return new SandboxServer(HttpServer.create(address(port), 256));
+    }
+
+    /** Starts on {@code port} (0: any free port), serving HTTPS with the certificate of {@code tls}, as Alipay does. */
+    public static SandboxServer startHttps(int port, SSLContext tls) throws IOException {
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        HttpsServer server = HttpsServer.create(address(port), 256);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        return new SandboxServer(server);
+    }
+
+    private static InetSocketAddress address(int port) {
+        return new InetSocketAddress("127.0.0.1", port);
     }
 
     public String gatewayUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + ROOT + "/gateway.do";
+        return baseUrl() + "/gateway.do";
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + ROOT;
+        String scheme = server instanceof HttpsServer ? "https" : "http";
+        return scheme + "://127.0.0.1:" + server.getAddress().getPort() + ROOT;
     }
 
     public SandboxKeys keys() {

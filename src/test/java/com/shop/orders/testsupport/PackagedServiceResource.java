@@ -1,6 +1,7 @@
 package com.shop.orders.testsupport;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -14,7 +15,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * What the packaged service (the production jar, or the native executable) needs to run in an integration
- * test: its own database, the Alipay sandbox as a server of its own with fresh keys, and a JWT key pair
+ * test: its own database, the Alipay sandbox as a server of its own with fresh keys, served over HTTPS as Alipay's
+ * gateway is (under a test CA that the service is given as its truststore, so that the TLS client path of the
+ * Alipay SDK runs in the packaged service, on the JVM and native), and a JWT key pair
  * of the test's (the service verifies with the public half, the test signs member tokens with the private
  * half). Redis and RocketMQ come from the suite's other resources.
  */
@@ -30,7 +33,8 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
     public Map<String, String> start() {
         try {
             recreateDatabase();
-            sandbox = SandboxServer.start(0);
+            TestTls tls = TestTls.generate(Path.of("target", "packaged-service-tls"));
+            sandbox = SandboxServer.startHttps(0, tls.serverContext());
             tokens = MemberTokens.generate(Files.createTempDirectory("packaged-service-jwt"));
             System.setProperty("test.jdbc.url", jdbcUrl());
 
@@ -54,6 +58,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             config.put("shop.alipay.alipay-public-key", sandbox.keys().alipayPublicKey());
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
             config.put("shop.rocketmq.poll-name-server-interval", "1s");
+            config.putAll(tls.clientTrustProperties());
             return config;
         } catch (Exception e) {
             throw new IllegalStateException("Could not prepare the packaged service's test environment", e);
