@@ -93,9 +93,10 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * ({@link com.shop.orders.expiry.ExpiryConsumer}) and the outbox producer ({@link com.shop.orders.events.OutboxRelay})
  * exercise, plus every protocol class reachable from their fields and superclasses (computed with {@code javap} on
  * rocketmq-remoting and rocketmq-common 5.3.3). Admin-only headers and bodies are left out on purpose. A missing
- * entry shows at run time (an empty header, a fastjson2 error), never at build time: the native ITs
- * ({@code PackagedServiceIT}, {@code ReplicaFaultsIT} with {@code -Dnative}) send, check back, commit and consume
- * through the executable.
+ * entry shows at run time (an empty header, a fastjson2 error), never at build time: only the native ITs
+ * ({@code PackagedServiceIT}, {@code ReplicaFaultsIT} with {@code -Dnative}), which send, check back, commit and
+ * consume through the executable, can prove this list. They have not run yet: the native build passes analysis and
+ * compilation, but the dev machines' toolchain cannot link the executable (README, "Test it").
  */
 @RegisterForReflection(targets = {
         // The command itself (JSON-serialized by default) and its enums

@@ -12,7 +12,8 @@ import com.oracle.svm.core.annotate.TargetClass;
  * ({@link RocketMqNativeReflection}). Quarkus links every reachable class at build time; fastjson's codec for JSR 354
  * money types stays reachable (fastjson picks codecs by class name) although {@code javax.money} is not on the class
  * path, so its two methods cannot be linked. RocketMQ's protocol has no money types: the codec is never used, and
- * if it were, it would fail as it does on a JVM without the library.
+ * if it were, it would fail as it does on a JVM without the library. The throws are that failure, not a stub: the
+ * codec has nothing to do in this service.
  */
 final class RocketMqNativeSubstitutions {
 
