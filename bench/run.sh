@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The benchmark in one command:  bench/run.sh [full|quick] [phases]
-# (phases: a comma-separated choice of watch, notify, placement and flash; all by default)
+# (phases: a comma-separated choice of watch, notify, placement, flash and cold; all by default)
+# Whether a phase holds on its own:  bench/run.sh isolation <flash|placement> [pairs] [full|quick]
+# (the phase alone and after the phases before it, interleaved, pairs times each; medians against the noise)
 # BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,
-# -Dbench.concurrencies=32 runs placement at one concurrency only (for before-and-after comparisons).
+# -Dbench.concurrencies=32 runs placement at one concurrency only (for before-and-after comparisons),
+# -Dbench.cold-variants=default,appcds,c1-only,jdk25,jdk25-aot compares JVM options in the cold-start phase,
+# -Dbench.cold-rounds=2 sets its rounds.
 # BENCH_ARTIFACT=native benchmarks the native executable instead of the jar (built with the shared toolchain,
 # ../shared/tools/native-image, or the GraalVM/Mandrel that GRAALVM_HOME names).
 #
@@ -14,6 +18,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:-full}"
+main=com.shop.orders.bench.Benchmark
+args=("$size" ${2:+"$2"})
+if [ "$size" = isolation ]; then
+  main=com.shop.orders.bench.PhaseIsolation
+  args=("${4:-full}" "${2:?isolation needs a phase: flash or placement}" "${3:-2}")
+fi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
@@ -43,4 +53,4 @@ esac
 
 # The JBoss log manager (on the classpath through the sandbox) must be the JDK logging manager from the start.
 exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
-  com.shop.orders.bench.Benchmark "$size" ${2:+"$2"}
+  "$main" "${args[@]}"

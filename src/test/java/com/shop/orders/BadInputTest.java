@@ -133,7 +133,20 @@ class BadInputTest {
                 row("stock of an unknown SKU", Caller.ADMIN, "PUT", "/api/admin/skus/424242424/stock", JSON,
                         "{\"stock\": 1}", 404),
                 row("restock by a member", Caller.MEMBER, "PUT", "/api/admin/skus/{sku}/stock", JSON, "{\"stock\": 1}", 403),
-                row("restock without a token", Caller.NOBODY, "PUT", "/api/admin/skus/{sku}/stock", JSON, "{\"stock\": 1}", 401));
+                row("restock without a token", Caller.NOBODY, "PUT", "/api/admin/skus/{sku}/stock", JSON, "{\"stock\": 1}", 401),
+                row("negative limit", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{\"perMemberLimit\": -1}", 400),
+                row("zero limit", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{\"perMemberLimit\": 0}", 400),
+                row("fractional limit", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{\"perMemberLimit\": 1.5}", 400),
+                row("limit as a string", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{\"perMemberLimit\": \"1\"}", 400),
+                row("huge limit", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/limit", JSON,
+                        "{\"perMemberLimit\": 99999999999}", 400),
+                row("missing limit", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{}", 400),
+                row("limit of an unknown SKU", Caller.ADMIN, "PUT", "/api/admin/skus/424242424/limit", JSON,
+                        "{\"perMemberLimit\": 1}", 404),
+                row("lifting the limit of an unknown SKU", Caller.ADMIN, "DELETE", "/api/admin/skus/424242424/limit",
+                        null, null, 404),
+                row("limit by a member", Caller.MEMBER, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{\"perMemberLimit\": 1}", 403),
+                row("limit lifted by a member", Caller.MEMBER, "DELETE", "/api/admin/skus/{sku}/limit", null, null, 403));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -195,12 +208,14 @@ class BadInputTest {
     }
 
     /** Row counts and the test SKU's stock: what a refused request must leave as it was. */
-    private record State(long orders, long items, long payments, long events, int stock, int lockStock) {
+    private record State(long orders, long items, long payments, long events, long allowances, int stock,
+                         int lockStock, Integer perMemberLimit) {
         static State now(long skuId) {
             return TestDb.query("SELECT (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM order_item), "
-                    + "(SELECT COUNT(*) FROM payment), (SELECT COUNT(*) FROM outbox_event), stock, lock_stock "
+                    + "(SELECT COUNT(*) FROM payment), (SELECT COUNT(*) FROM outbox_event), "
+                    + "(SELECT COALESCE(SUM(used), 0) FROM purchase_allowance), stock, lock_stock, per_member_limit "
                     + "FROM sku WHERE id = ?", rs -> new State(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                            rs.getInt(5), rs.getInt(6)), skuId).get(0);
+                            rs.getLong(5), rs.getInt(6), rs.getInt(7), (Integer) rs.getObject(8)), skuId).get(0);
         }
     }
 

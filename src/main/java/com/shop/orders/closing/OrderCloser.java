@@ -2,13 +2,16 @@ package com.shop.orders.closing;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
 import com.shop.orders.common.ProblemException;
+import com.shop.orders.inventory.StockLine;
 import com.shop.orders.inventory.StockService;
 import com.shop.orders.order.CloseReason;
 import com.shop.orders.order.Order;
@@ -21,6 +24,7 @@ import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
 import com.shop.orders.order.OrderTransitions;
 import com.shop.orders.order.OrderView;
+import com.shop.orders.order.PurchaseAllowances;
 import com.shop.orders.payment.TradeCloser;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -29,7 +33,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * The one way an unpaid order is closed, whether the member cancels it or its pay deadline passed: first
  * make sure its Alipay trade can take no more money (if it turns out paid, the order is paid instead),
- * then PENDING_PAYMENT to CLOSED and release the reserved stock in one transaction. Redelivered messages,
+ * then PENDING_PAYMENT to CLOSED, give back the member's purchase allowances and release the reserved stock in
+ * one transaction. Redelivered messages,
  * concurrent sweeps and replicas lose the conditional update and change nothing.
  */
 @ApplicationScoped
@@ -50,16 +55,19 @@ public class OrderCloser {
     private final OrderRepository orders;
     private final OrderQueries queries;
     private final StockService stock;
+    private final PurchaseAllowances allowances;
     private final TradeCloser trades;
     private final OrderTransitions transitions;
     private final OrderMetrics metrics;
     private final Clock clock;
 
-    public OrderCloser(OrderRepository orders, OrderQueries queries, StockService stock, TradeCloser trades,
-            OrderTransitions transitions, OrderMetrics metrics, Clock clock) {
+    public OrderCloser(OrderRepository orders, OrderQueries queries, StockService stock,
+            PurchaseAllowances allowances, TradeCloser trades, OrderTransitions transitions, OrderMetrics metrics,
+            Clock clock) {
         this.orders = orders;
         this.queries = queries;
         this.stock = stock;
+        this.allowances = allowances;
         this.trades = trades;
         this.transitions = transitions;
         this.metrics = metrics;
@@ -106,26 +114,30 @@ public class OrderCloser {
     private Uni<Outcome> closeAndRelease(Order order, CloseReason reason, boolean noQrCodeSeen) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> orders.markClosed(order.id, reason, now)
-                .chain(won -> !won ? Uni.createFrom().item(Outcome.ALREADY_DECIDED)
+                .chain(won -> !won ? Uni.createFrom().item(Optional.<List<Long>>empty())
                         : (noQrCodeSeen ? trades.offeredSince(order.id) : Uni.createFrom().item(false))
                                 .chain(offered -> offered
-                                        ? Uni.createFrom().<Outcome>failure(new QrCodeOfferedMeanwhile())
-                                        : release(order).replaceWith(Outcome.CLOSED))))
-                .invoke(outcome -> {
-                    if (outcome == Outcome.CLOSED) {
-                        closed(order, reason, now);
-                    }
+                                        ? Uni.createFrom().<Optional<List<Long>>>failure(new QrCodeOfferedMeanwhile())
+                                        : release(order).map(Optional::of))))
+                .map(released -> {
+                    released.ifPresent(skuIds -> closed(order, reason, now, skuIds));
+                    return released.isPresent() ? Outcome.CLOSED : Outcome.ALREADY_DECIDED;
                 });
     }
 
-    private Uni<Void> release(Order order) {
-        return orders.items(order.id)
-                .chain(items -> stock.releaseAll(items.stream().map(OrderItem::stockLine).toList()));
+    /** Gives back the member's allowances and the reserved stock (in this lock order); answers the SKUs released. */
+    private Uni<List<Long>> release(Order order) {
+        return orders.items(order.id).chain(items -> {
+            List<StockLine> lines = items.stream().map(OrderItem::stockLine).toList();
+            return allowances.giveBackClosed(order.memberId, lines)
+                    .chain(() -> stock.releaseAll(lines))
+                    .replaceWith(lines.stream().map(StockLine::skuId).toList());
+        });
     }
 
-    private void closed(Order order, CloseReason reason, Instant at) {
+    private void closed(Order order, CloseReason reason, Instant at, List<Long> releasedSkuIds) {
         metrics.closed(reason, order.payDeadline, at);
-        transitions.announce(OrderTransition.closed(order, reason, at));
+        transitions.announce(OrderTransition.closed(order, reason, at, releasedSkuIds));
         LOG.infof("Order %s closed (%s)", order.orderNo, reason);
     }
 

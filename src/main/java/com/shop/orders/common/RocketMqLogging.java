@@ -16,8 +16,9 @@ import org.apache.rocketmq.logging.org.slf4j.spi.SLF4JServiceProvider;
 import org.jboss.logging.Logger;
 
 /**
- * The RocketMQ client's log goes to the service's own log (JBoss Logging), under its own categories
- * ({@code RocketmqClient}, {@code RocketmqRemoting}, ...), set like any other with {@code quarkus.log.category}.
+ * The RocketMQ client's log goes to the service's own log (JBoss Logging), under its own logger names (mostly its
+ * class names, a few old categories such as {@code RocketmqRemoting}), set like any other with
+ * {@code quarkus.log.category}.
  *
  * <p>The client logs through a shaded SLF4J that finds its backend with the {@link java.util.ServiceLoader}
  * (registered in {@code META-INF/services}). Its own backend, a shaded logback, is excluded from the build: it

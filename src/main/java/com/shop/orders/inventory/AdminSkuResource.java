@@ -5,7 +5,9 @@ import java.util.Map;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.enterprise.event.Event;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -27,7 +29,7 @@ import com.shop.orders.common.Problem;
 import com.shop.orders.common.ProblemException;
 import com.shop.orders.member.Roles;
 
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 @Path("/api/admin/skus")
@@ -41,16 +43,23 @@ import io.smallrye.mutiny.Uni;
 @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
 public class AdminSkuResource {
 
-    private final SkuRepository skus;
+    private static final String LIMIT_EXAMPLE = """
+            {"id":1,"code":"TEE-BLK-M","name":"T-shirt, black, M","price":59.00,"stock":100,"available":98,\
+            "perMemberLimit":1}""";
 
-    public AdminSkuResource(SkuRepository skus) {
+    private final SkuRepository skus;
+    private final SkuCatalog catalog;
+    private final Event<StockRestocked> restocked;
+
+    public AdminSkuResource(SkuRepository skus, SkuCatalog catalog, Event<StockRestocked> restocked) {
         this.skus = skus;
+        this.catalog = catalog;
+        this.restocked = restocked;
     }
 
     @PUT
     @Path("/{id}/stock")
     @Consumes(MediaType.APPLICATION_JSON)
-    @WithTransaction
     @Operation(summary = "Set a SKU's stock on hand", description = "Admins only. The new stock may not be below "
             + "what pending orders have reserved.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -72,8 +81,52 @@ public class AdminSkuResource {
     public Uni<SkuView> restock(@Parameter(description = "The SKU's id", example = "1") @PathParam("id") long id,
             @Valid @NotNull RestockRequest request) {
         // The update first, the read after it: an entity loaded before a bulk update would be stale.
-        return skus.setStock(id, request.stock())
-                .chain(updated -> updated ? skus.findById(id) : notUpdated(id, request.stock()))
+        return Panache.withTransaction(() -> skus.setStock(id, request.stock())
+                        .chain(updated -> updated ? skus.findById(id) : notUpdated(id, request.stock())))
+                // Committed: placement may stop answering "sold out" from memory.
+                .invoke(() -> restocked.fire(new StockRestocked(id)))
+                .map(SkuView::of);
+    }
+
+    @PUT
+    @Path("/{id}/limit")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Limit how many units of a SKU one member may buy", description = "Admins only. Counts the "
+            + "units in the member's pending and paid orders (closed orders do not count); an order over it is "
+            + "refused with 409 \"Purchase limit reached\". Shown in the catalog as perMemberLimit.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PerMemberLimitRequest.class),
+            examples = @ExampleObject(name = "onePerMember", value = "{\"perMemberLimit\":1}")))
+    @APIResponse(responseCode = "200", description = "The SKU with its new limit",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SkuView.class),
+                    examples = @ExampleObject(name = "sku", value = LIMIT_EXAMPLE)))
+    @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
+    @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
+    public Uni<SkuView> setLimit(@Parameter(description = "The SKU's id", example = "1") @PathParam("id") long id,
+            @Valid @NotNull PerMemberLimitRequest request) {
+        return changeLimit(id, request.perMemberLimit());
+    }
+
+    @DELETE
+    @Path("/{id}/limit")
+    @Operation(summary = "Lift a SKU's purchase limit", description = "Admins only. Any member may then buy any "
+            + "number of units, up to the order limits.")
+    @APIResponse(responseCode = "200", description = "The SKU without a limit",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SkuView.class),
+                    examples = @ExampleObject(name = "sku", value = SkuResource.SKU_EXAMPLE)))
+    @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
+    public Uni<SkuView> liftLimit(@Parameter(description = "The SKU's id", example = "1") @PathParam("id") long id) {
+        return changeLimit(id, null);
+    }
+
+    /** Placements that read the old limit fail their stock lock and are computed again with the new one. */
+    private Uni<SkuView> changeLimit(long id, Integer limit) {
+        return Panache.withTransaction(() -> skus.setPerMemberLimit(id, limit)
+                        .chain(updated -> updated ? skus.findById(id)
+                                : Uni.createFrom().failure(new SkuNotFoundException(id))))
+                .invoke(() -> catalog.forget(id))
                 .map(SkuView::of);
     }
 

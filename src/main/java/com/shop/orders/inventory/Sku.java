@@ -31,6 +31,10 @@ public class Sku extends PanacheEntityBase {
     @Column(name = "lock_stock")
     public int lockStock;
 
+    /** At most this many units in one member's pending and paid orders; null: no limit. */
+    @Column(name = "per_member_limit")
+    public Integer perMemberLimit;
+
     public int available() {
         return stock - lockStock;
     }

@@ -17,14 +17,15 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Names and prices of SKUs for placing orders, kept in memory for a short while so that placement does
- * not read the SKU rows on every order. Stock is never cached: it moves only by conditional updates.
+ * Names, prices and purchase limits of SKUs for placing orders, kept in memory for a short while so that placement
+ * does not read the SKU rows on every order. Stock is never cached: it moves only by conditional updates, and the
+ * stock lock succeeds only at the price and limit the order was computed with.
  */
 @ApplicationScoped
 public class SkuCatalog {
 
-    /** What an order line needs to know about its SKU. */
-    public record PricedSku(long id, String name, BigDecimal price) {
+    /** What an order line needs to know about its SKU; {@code perMemberLimit} null: no purchase limit. */
+    public record PricedSku(long id, String name, BigDecimal price, Integer perMemberLimit) {
     }
 
     private record Entry(PricedSku sku, long loadedAtNanos) {
@@ -66,13 +67,14 @@ public class SkuCatalog {
     }
 
     private Uni<Map<Long, PricedSku>> load(List<Long> ids) {
-        return pool.preparedQuery("SELECT id, name, price FROM sku WHERE id IN (" + Sql.placeholders(ids.size()) + ")")
+        return pool.preparedQuery("SELECT id, name, price, per_member_limit FROM sku WHERE id IN (" + Sql.placeholders(ids.size()) + ")")
                 .execute(Tuple.wrap(List.copyOf(ids)))
                 .map(rows -> {
                     long now = System.nanoTime();
                     Map<Long, PricedSku> loaded = new HashMap<>();
                     for (Row row : rows) {
-                        PricedSku sku = new PricedSku(row.getLong("id"), row.getString("name"), row.getBigDecimal("price"));
+                        PricedSku sku = new PricedSku(row.getLong("id"), row.getString("name"), row.getBigDecimal("price"),
+                                row.getInteger("per_member_limit"));
                         loaded.put(sku.id(), sku);
                         entries.put(sku.id(), new Entry(sku, now));
                     }

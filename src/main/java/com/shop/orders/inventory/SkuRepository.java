@@ -36,6 +36,11 @@ public class SkuRepository implements PanacheRepositoryBase<Sku, Long> {
                 .map(rows -> rows == 1);
     }
 
+    /** Sets or (null) lifts the SKU's purchase limit per member; false when there is no such SKU. */
+    public Uni<Boolean> setPerMemberLimit(long skuId, Integer limit) {
+        return update("perMemberLimit = ?1 where id = ?2", limit, skuId).map(rows -> rows == 1);
+    }
+
     /** Sets the stock on hand; refused when it would fall below what pending orders have reserved. */
     public Uni<Boolean> setStock(long skuId, int stock) {
         return update("stock = ?1 where id = ?2 and lockStock <= ?1", stock, skuId)

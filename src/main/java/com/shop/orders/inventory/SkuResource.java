@@ -33,7 +33,8 @@ import io.smallrye.mutiny.Uni;
 public class SkuResource {
 
     static final String SKU_EXAMPLE = """
-            {"id":1,"code":"TEE-BLK-M","name":"T-shirt, black, M","price":59.00,"stock":100,"available":98}""";
+            {"id":1,"code":"TEE-BLK-M","name":"T-shirt, black, M","price":59.00,"stock":100,"available":98,\
+            "perMemberLimit":null}""";
 
     private final SkuRepository skus;
 

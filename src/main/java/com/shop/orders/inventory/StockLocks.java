@@ -19,11 +19,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class StockLocks {
 
-    /** A line to reserve, at the price its order was computed with. */
-    public record PricedLine(long skuId, int quantity, BigDecimal price) {
+    /** A line to reserve, at the price and purchase limit its order was computed with. */
+    public record PricedLine(long skuId, int quantity, BigDecimal price, Integer perMemberLimit) {
     }
 
-    /** No row matched: not enough available, or the price is no longer the one the order used. */
+    /** No row matched: not enough available, or the price or limit is no longer the one the order used. */
     public static final class NotLocked extends RuntimeException {
         private final long skuId;
 
@@ -47,8 +47,8 @@ public class StockLocks {
 
     private Uni<Void> lock(SqlConnection connection, PricedLine line) {
         return connection.preparedQuery("UPDATE sku SET lock_stock = lock_stock + ? "
-                + "WHERE id = ? AND price = ? AND stock - lock_stock >= ?")
-                .execute(Tuple.of(line.quantity(), line.skuId(), line.price(), line.quantity()))
+                + "WHERE id = ? AND price = ? AND per_member_limit <=> ? AND stock - lock_stock >= ?")
+                .execute(Tuple.of(line.quantity(), line.skuId(), line.price(), line.perMemberLimit(), line.quantity()))
                 .invoke(rows -> {
                     if (rows.rowCount() != 1) {
                         throw new NotLocked(line.skuId());

@@ -17,4 +17,19 @@ public interface OrderConfig {
 
     @WithDefault("999")
     int maxQuantity();
+
+    /**
+     * At most this many unpaid (PENDING_PAYMENT) orders per member, so that one account cannot hold a sale's stock
+     * and let it expire; 0: no limit.
+     */
+    @WithDefault("10")
+    int maxUnpaidPerMember();
+
+    /**
+     * How long placement answers "insufficient stock" for a SKU from memory after the database said so, unless
+     * this instance learns sooner that stock came back (an order on it closed, here or on another instance, or a
+     * restock here). Bounds how long a lost announcement can keep a SKU falsely sold out; 0: off.
+     */
+    @WithDefault("1s")
+    Duration soldOutMemory();
 }

@@ -10,22 +10,26 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 
+import com.shop.orders.common.Deadlock;
 import com.shop.orders.common.ProblemException;
 import com.shop.orders.common.Sql;
 import com.shop.orders.common.UniqueViolation;
 import com.shop.orders.inventory.InsufficientStockException;
 import com.shop.orders.inventory.SkuCatalog;
 import com.shop.orders.inventory.SkuCatalog.PricedSku;
+import com.shop.orders.inventory.StockLine;
 import com.shop.orders.inventory.StockLocks;
 import com.shop.orders.inventory.StockLocks.PricedLine;
 
@@ -37,31 +41,38 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Places orders: the order, its items and the stock reservation of every line in one transaction, all
- * lines or none. The hot path of the service, so it is plain SQL on the reactive pool (no ORM), needs no
- * read inside the transaction, and reserves stock last, right before COMMIT: on a hot SKU every order
- * waits for that row's lock, and the lock is held from the UPDATE to the COMMIT only.
+ * Places orders: the order, its items, the member's purchase allowances and the stock reservation of every line
+ * in one transaction, all lines or none. The hot path of the service, so it is plain SQL on the reactive pool (no
+ * ORM), needs no read inside the transaction, and reserves stock last, right before COMMIT: on a hot SKU every
+ * order waits for that row's lock, and the lock is held from the UPDATE to the COMMIT only. A SKU the database
+ * just found sold out is refused from memory ({@link SoldOutSkus}), without a transaction.
  */
 @ApplicationScoped
 public class OrderPlacement {
 
     private static final String IDEMPOTENCY_KEY = "uk_orders_member_idempotency";
+    private static final int DEADLOCK_RETRIES = 3;
 
     private final Pool pool;
     private final SkuCatalog catalog;
     private final StockLocks stock;
     private final OrderQueries queries;
+    private final PurchaseAllowances allowances;
+    private final SoldOutSkus soldOut;
     private final OrderMetrics metrics;
     private final OrderConfig config;
     private final Event<OrderPlaced> placed;
     private final Clock clock;
 
-    public OrderPlacement(Pool pool, SkuCatalog catalog, StockLocks stock, OrderQueries queries, OrderMetrics metrics,
-            OrderConfig config, Event<OrderPlaced> placed, Clock clock) {
+    public OrderPlacement(Pool pool, SkuCatalog catalog, StockLocks stock, OrderQueries queries,
+            PurchaseAllowances allowances, SoldOutSkus soldOut, OrderMetrics metrics, OrderConfig config,
+            Event<OrderPlaced> placed, Clock clock) {
         this.pool = pool;
         this.catalog = catalog;
         this.stock = stock;
         this.queries = queries;
+        this.allowances = allowances;
+        this.soldOut = soldOut;
         this.metrics = metrics;
         this.config = config;
         this.placed = placed;
@@ -76,6 +87,14 @@ public class OrderPlacement {
         checkLimits(request);
         // Only a retry with the same key is compared with the first request.
         String requestHash = idempotencyKey == null ? null : hash(request);
+        Long soldOutSku = soldOut.firstSoldOut(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList());
+        if (soldOutSku != null) {
+            // A retry of an order that was placed before the SKU sold out still gets that order.
+            return idempotencyKey == null ? Uni.createFrom().failure(new InsufficientStockException(soldOutSku))
+                    : queries.findByIdempotencyKey(memberId, idempotencyKey).chain(existing -> existing == null
+                            ? Uni.createFrom().failure(new InsufficientStockException(soldOutSku))
+                            : replay(memberId, idempotencyKey, requestHash));
+        }
         Timer.Sample sample = metrics.startPlacement();
         return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, true)
                 .invoke(order -> metrics.placed(sample))
@@ -97,8 +116,8 @@ public class OrderPlacement {
     }
 
     /**
-     * A line could not be reserved: not enough stock, or the SKU's price changed since the catalog read it
-     * (then the order is computed again at the new price, once).
+     * A line could not be reserved: not enough stock, or the SKU's price or purchase limit changed since the
+     * catalog read it (then the order is computed again with the new ones, once).
      */
     private Uni<OrderView> notLocked(StockLocks.NotLocked failure, NewOrder order, String memberId,
             PlaceOrderRequest request, String idempotencyKey, String requestHash, boolean mayRetry) {
@@ -106,16 +125,32 @@ public class OrderPlacement {
         catalog.forget(skuId);
         return catalog.find(List.of(skuId)).chain(current -> {
             PricedSku now = current.get(skuId);
-            boolean repriced = now != null && now.price().compareTo(order.priceOf(skuId)) != 0;
-            return repriced && mayRetry
-                    ? placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, false)
-                    : Uni.createFrom().failure(new InsufficientStockException(skuId));
+            PricedSku then = order.sku(skuId);
+            boolean changed = now != null && (now.price().compareTo(then.price()) != 0
+                    || !Objects.equals(now.perMemberLimit(), then.perMemberLimit()));
+            if (changed && mayRetry) {
+                return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, false);
+            }
+            if (!changed) {
+                soldOut.refusedByDatabase(skuId);
+            }
+            return Uni.createFrom().failure(new InsufficientStockException(skuId));
         });
     }
 
+    /**
+     * The transaction, run again when InnoDB picked it as a deadlock's victim: a member's first orders placed at
+     * once all insert the same new allowance rows, whose gap locks can deadlock (the insert rolled back whole).
+     */
     private Uni<OrderView> insert(NewOrder order) {
+        return inTransaction(order).onFailure(Deadlock::isCause).retry().atMost(DEADLOCK_RETRIES);
+    }
+
+    private Uni<OrderView> inTransaction(NewOrder order) {
         return pool.withTransaction(connection -> insertOrder(connection, order)
                 .call(orderId -> insertItems(connection, orderId, order))
+                .call(orderId -> allowances.take(connection, order.memberId(), order.allowanceLines(),
+                        order.limits(), config.maxUnpaidPerMember()))
                 // Last before COMMIT: the shortest possible hold of each SKU's row lock.
                 .call(orderId -> stock.lockAll(connection, order.stockLines()))
                 .map(order::view));
@@ -210,13 +245,25 @@ public class OrderPlacement {
                     .reduce(BigDecimal.ZERO, BigDecimal::add);
         }
 
-        BigDecimal priceOf(long skuId) {
-            return lines.stream().filter(line -> line.sku().id() == skuId).findFirst().orElseThrow().sku().price();
+        PricedSku sku(long skuId) {
+            return lines.stream().filter(line -> line.sku().id() == skuId).findFirst().orElseThrow().sku();
         }
 
         List<PricedLine> stockLines() {
-            return lines.stream().map(line -> new PricedLine(line.sku().id(), line.quantity(), line.sku().price()))
-                    .toList();
+            return lines.stream().map(line -> new PricedLine(line.sku().id(), line.quantity(), line.sku().price(),
+                    line.sku().perMemberLimit())).toList();
+        }
+
+        List<StockLine> allowanceLines() {
+            return lines.stream().map(line -> new StockLine(line.sku().id(), line.quantity())).toList();
+        }
+
+        /** The purchase limit of each limited SKU. */
+        Map<Long, Integer> limits() {
+            Map<Long, Integer> limits = new HashMap<>();
+            lines.stream().filter(line -> line.sku().perMemberLimit() != null)
+                    .forEach(line -> limits.put(line.sku().id(), line.sku().perMemberLimit()));
+            return limits;
         }
 
         OrderView view(long id) {

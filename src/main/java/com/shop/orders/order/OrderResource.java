@@ -87,12 +87,28 @@ public class OrderResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = OrderView.class),
                     examples = @ExampleObject(name = "replayed", value = ORDER_EXAMPLE)))
     @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
-    @APIResponse(responseCode = "409", description = "A line's SKU has not enough stock available; nothing was reserved",
+    @APIResponse(responseCode = "409", description = "Nothing was reserved: a line's SKU has not enough stock "
+            + "available (\"Insufficient stock\", also answered from memory for a SKU that just sold out), or the order "
+            + "would take the member over a purchase limit (\"Purchase limit reached\": `limit` is `unpaid-orders`, "
+            + "the most unpaid orders one member may hold, or `per-member`, the SKU's perMemberLimit). 409 rather than "
+            + "429: the order conflicts with the member's other orders, and no retry helps until one of them is paid "
+            + "or closed",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
-                    examples = @ExampleObject(name = "insufficientStock", value = """
-                            {"type":"about:blank","title":"Insufficient stock","status":409,\
-                            "detail":"SKU 3 does not have enough stock for this order","instance":"/api/orders",\
-                            "skuId":3}""")))
+                    examples = {
+                        @ExampleObject(name = "insufficientStock", value = """
+                                {"type":"about:blank","title":"Insufficient stock","status":409,\
+                                "detail":"SKU 3 does not have enough stock for this order","instance":"/api/orders",\
+                                "skuId":3}"""),
+                        @ExampleObject(name = "perMemberLimit", value = """
+                                {"type":"about:blank","title":"Purchase limit reached","status":409,\
+                                "detail":"SKU 3 is limited to 1 per member, and this member's pending and paid \
+                                orders already hold 1","instance":"/api/orders","limit":"per-member","skuId":3,\
+                                "max":1,"held":1}"""),
+                        @ExampleObject(name = "unpaidOrders", value = """
+                                {"type":"about:blank","title":"Purchase limit reached","status":409,\
+                                "detail":"This member already has 10 unpaid orders, the most one member may hold: \
+                                pay or cancel one first","instance":"/api/orders","limit":"unpaid-orders","max":10}""")
+                    }))
     @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "422", description = "The body names SKUs that do not exist (`skuIds`), or the "

@@ -17,6 +17,7 @@ import com.shop.orders.order.OrderRepository;
 import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
 import com.shop.orders.order.OrderTransitions;
+import com.shop.orders.order.PurchaseAllowances;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -58,6 +59,7 @@ public class PaymentConfirmation {
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final StockService stock;
+    private final PurchaseAllowances allowances;
     private final Outbox outbox;
     private final AlipayGateway alipay;
     private final OrderTransitions transitions;
@@ -65,12 +67,13 @@ public class PaymentConfirmation {
     private final MeterRegistry registry;
     private final Clock clock;
 
-    public PaymentConfirmation(OrderRepository orders, PaymentRepository payments, StockService stock, Outbox outbox,
-            AlipayGateway alipay, OrderTransitions transitions, OrderMetrics orderMetrics, MeterRegistry registry,
-            Clock clock) {
+    public PaymentConfirmation(OrderRepository orders, PaymentRepository payments, StockService stock,
+            PurchaseAllowances allowances, Outbox outbox, AlipayGateway alipay, OrderTransitions transitions,
+            OrderMetrics orderMetrics, MeterRegistry registry, Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.stock = stock;
+        this.allowances = allowances;
         this.outbox = outbox;
         this.alipay = alipay;
         this.transitions = transitions;
@@ -102,7 +105,9 @@ public class PaymentConfirmation {
     }
 
     private Uni<Void> recordPayment(Order order, PaidTrade trade, Source source, Instant paidAt) {
-        return orders.items(order.id)
+        // The member's allowances before the stock: every writer locks them in this order.
+        return allowances.giveBackPaid(order.memberId)
+                .chain(() -> orders.items(order.id))
                 .chain(items -> stock.deductAll(items.stream().map(OrderItem::stockLine).toList()))
                 .chain(() -> payments.markPaid(order.id, trade.tradeNo(), trade.amount(), paidAt))
                 .chain(() -> outbox.paid(new OrderPaidEvent(order.id, order.orderNo, order.memberId, trade.amount(),

@@ -19,40 +19,44 @@ import java.util.List;
  * @param fixedRateLength  its length
  * @param flashConnections connections of the flash sale
  * @param flashStock       stock of the flash sale's SKU in each round
+ * @param flashMembers     distinct members buying in the flash sale (each tries a few times)
  * @param watchLevels      pending orders held in the watch capacity phase
  * @param watchPayShare    share of the watch's orders paid with the notify lost
  * @param notifyRate       notifies per second
  * @param notifyLength     length of the notify run
  * @param warmUp           length of the warm-up before each open-model run, at its rate (not in its figures)
- * @param placementWarmUp  length of the closed-model placement run before the placement rounds (not in the figures)
+ * @param placementWarmUp  length of the warm-up load before the placement and the flash-sale rounds (not in the figures)
+ * @param coldLength       length of the cold-start phase's load on a fresh instance, and of its warm reference run
+ * @param coldRounds       interleaved rounds of the cold-start phase (each variant once per round)
  */
 record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, List<Integer> concurrencies, int rounds,
-                 Duration roundLength, int fixedRate, Duration fixedRateLength, int flashConnections, int flashStock,
+                 Duration roundLength, int fixedRate, Duration fixedRateLength, int flashConnections, int flashStock, int flashMembers,
                  List<Integer> watchLevels, double watchPayShare, int notifyRate, Duration notifyLength,
-                 Duration warmUp, Duration placementWarmUp) {
+                 Duration warmUp, Duration placementWarmUp, Duration coldLength, int coldRounds) {
 
     static BenchSize of(String name) {
         BenchSize size = switch (name) {
             case "full" -> new BenchSize("full", Duration.ofSeconds(90), 2000, 1000, List.of(8, 32, 128), 3,
-                    Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 2000,
+                    Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 500, 10_000,
                     List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30),
-                    Duration.ofSeconds(5), Duration.ofSeconds(60));
+                    Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(60), 3);
             // One concurrency, two rounds and one watch level: every path of the run, in CI's time.
             case "quick" -> new BenchSize("quick", Duration.ofSeconds(12), 200, 1000, List.of(32), 2,
-                    Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 150,
+                    Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 50, 300,
                     List.of(300), 0.1, 100, Duration.ofSeconds(2),
-                    Duration.ofSeconds(1), Duration.ofSeconds(1));
+                    Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(4), 1);
             default -> throw new IllegalArgumentException("size is full or quick, not " + name);
         };
         // A comparison before and after a change need not wait for the whole curve: one level, one concurrency.
         return size.with(integers("bench.concurrencies", size.concurrencies()),
-                integers("bench.watch-levels", size.watchLevels()));
+                integers("bench.watch-levels", size.watchLevels()),
+                Integer.getInteger("bench.cold-rounds", size.coldRounds()));
     }
 
-    private BenchSize with(List<Integer> concurrencies, List<Integer> watchLevels) {
+    private BenchSize with(List<Integer> concurrencies, List<Integer> watchLevels, int coldRounds) {
         return new BenchSize(name, payTimeout, members, spreadSkus, concurrencies, rounds, roundLength, fixedRate,
-                fixedRateLength, flashConnections, flashStock, watchLevels, watchPayShare, notifyRate, notifyLength,
-                warmUp, placementWarmUp);
+                fixedRateLength, flashConnections, flashStock, flashMembers, watchLevels, watchPayShare, notifyRate, notifyLength,
+                warmUp, placementWarmUp, coldLength, coldRounds);
     }
 
     private static List<Integer> integers(String property, List<Integer> otherwise) {

@@ -16,7 +16,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * The reduced benchmark (bench/run.sh quick) against the packaged service: every phase with tiny counts. It proves
  * the run is sound, never a speed figure: the results are written, every phase has its numbers, nothing was
- * oversold and no answer was an error other than the flash sale's expected 409s.
+ * oversold, no member got past the flash sale's limit and no answer was an error other than the flash sale's
+ * expected 409s.
  */
 class BenchmarkIT {
 
@@ -30,7 +31,7 @@ class BenchmarkIT {
         JsonNode results = new ObjectMapper().readTree(outcome.json().toFile());
         JsonNode phases = results.get("phases");
         for (String phase : List.of("1 limit", PlacementPhase.NAME, FlashSalePhase.NAME, WatchPhase.NAME,
-                NotifyPhase.NAME, "6 start-up and RSS")) {
+                NotifyPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME)) {
             assertTrue(phases.has(phase), "phase " + phase + " reported");
         }
         for (JsonNode c : phases.get(PlacementPhase.NAME).get("byConcurrency")) {
@@ -38,7 +39,17 @@ class BenchmarkIT {
         }
         assertTrue(phases.get(PlacementPhase.NAME).get("fixedRate").get("place").get("requests").asLong() > 0);
         assertEquals(0, phases.get(FlashSalePhase.NAME).get("oversold").asLong(), "no oversell");
-        assertTrue(phases.get(FlashSalePhase.NAME).get("medianRatio").asDouble() > 0, "flash sale measured");
+        JsonNode flash = phases.get(FlashSalePhase.NAME);
+        assertTrue(flash.get("medianRatio").asDouble() > 0, "flash sale measured");
+        assertEquals(0, flash.get("membersOverLimit").asLong(), "no member over the limit of 1");
+        for (String losers : List.of("losersAfterSellOut", "losersWithoutLimit", "losersEachAskingTheDatabase")) {
+            assertTrue(flash.get(losers).get("statuses").get("409").asLong() > 0, "losers measured: " + losers);
+            assertTrue(flash.get(losers).get("transactionsPerLoser").isNumber());
+        }
+        JsonNode cold = phases.get(ColdStartPhase.NAME);
+        assertEquals(1, cold.get("variants").size(), "the default variant");
+        assertTrue(cold.get("variants").get(0).get("windows").get(0).get("coldAnswersPerSecond").asDouble() > 0,
+                "the cold instance answered");
         for (JsonNode level : phases.get(WatchPhase.NAME).get("levels")) {
             assertTrue(level.get("expired").asLong() > 0, "orders expired at " + level.get("target"));
             assertTrue(level.get("latenessSeconds").get("p99").isNumber());

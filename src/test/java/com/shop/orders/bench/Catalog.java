@@ -30,6 +30,18 @@ final class Catalog {
         this.stack = stack;
     }
 
+    /** Limits the SKU to this many units per member, as PUT /api/admin/skus/{id}/limit does (a new SKU: nothing cached). */
+    void limit(long skuId, int perMember) {
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(
+                "UPDATE sku SET per_member_limit = ? WHERE id = ?")) {
+            st.setInt(1, perMember);
+            st.setLong(2, skuId);
+            st.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     Range create(int count, int stock) {
         long from = next.getAndAdd(count);
         try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(

@@ -101,6 +101,35 @@ final class OrderFacts {
         }
     }
 
+    /** Members holding more than {@code limit} units of the SKU in pending and paid orders. */
+    long membersOver(long skuId, int limit) {
+        String sql = "SELECT COUNT(*) FROM (SELECT o.member_id FROM orders o JOIN order_item i ON i.order_id = o.id "
+                + "WHERE i.sku_id = ? AND o.status IN ('PENDING_PAYMENT', 'PAID') GROUP BY o.member_id "
+                + "HAVING SUM(i.quantity) > ?) over_limit";
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(sql)) {
+            st.setLong(1, skuId);
+            st.setInt(2, limit);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Transactions MariaDB has ended (Com_commit + Com_rollback), for a phase's transactions per request. */
+    long transactionsEnded() {
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(
+                "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS "
+                        + "WHERE VARIABLE_NAME IN ('COM_COMMIT', 'COM_ROLLBACK')"); ResultSet rs = st.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Seconds between the first and the last order placed on the SKU (by created_at), 0 for fewer than two. */
     double placementSpan(long skuId) {
         String sql = "SELECT TIMESTAMPDIFF(MICROSECOND, MIN(o.created_at), MAX(o.created_at)) FROM orders o "

@@ -15,7 +15,8 @@ import com.shop.orders.harness.ServiceStack;
 
 /**
  * The database's limit for placing orders: MariaDB running exactly the service's placement transaction
- * (OrderPlacement: order insert, item insert, then the conditional stock update of StockLocks, then COMMIT),
+ * (OrderPlacement: order insert, item insert, the member's purchase allowances, then the conditional stock update
+ * of StockLocks, then COMMIT), as one of 2,000 members,
  * driven by mysqlslap against the benchmark's own MariaDB, in a schema of its own with the service's tables
  * (copied from the migrated database with SHOW CREATE TABLE). The SKU is picked into a variable first:
  * {@code WHERE id = FLOOR(RAND()*N)} would be evaluated per row and scan the table.
@@ -29,7 +30,7 @@ final class PlacementLimit {
         }
     }
 
-    private static final int STATEMENTS_PER_ORDER = 6;
+    private static final int STATEMENTS_PER_ORDER = 8;
     private static final Pattern SECONDS = Pattern.compile("Average number of seconds to run all queries: ([0-9.]+)");
 
     private final ServiceStack stack;
@@ -55,13 +56,17 @@ final class PlacementLimit {
         String create = createTables + ";INSERT INTO sku (id, code, name, price, stock, lock_stock) "
                 + "SELECT seq, CONCAT('L-', seq), CONCAT('Limit SKU ', seq), 10.00, 100000000, 0 FROM seq_1_to_" + skus;
         String query = String.join(";", pickSku,
+                "SET @member = CONCAT('member-', FLOOR(1 + RAND() * 2000))",
                 "START TRANSACTION",
                 "INSERT INTO orders (order_no, member_id, status, total_amount, pay_deadline, created_at, "
-                        + "idempotency_key, request_hash) VALUES (UUID_SHORT(), 'member-1', 'PENDING_PAYMENT', 10.00, "
+                        + "idempotency_key, request_hash) VALUES (UUID_SHORT(), @member, 'PENDING_PAYMENT', 10.00, "
                         + "NOW(6) + INTERVAL 5 MINUTE, NOW(6), NULL, NULL)",
                 "INSERT INTO order_item (order_id, sku_id, sku_name, unit_price, quantity) "
                         + "VALUES (LAST_INSERT_ID(), @sku, 'Limit SKU', 10.00, 1)",
-                "UPDATE sku SET lock_stock = lock_stock + 1 WHERE id = @sku AND price = 10.00 AND stock - lock_stock >= 1",
+                "INSERT INTO purchase_allowance (member_id, sku_id, used, cap) VALUES (@member, 0, 1, NULL), "
+                        + "(@member, @sku, 1, NULL) ON DUPLICATE KEY UPDATE used = used + VALUES(used), cap = VALUES(cap)",
+                "UPDATE sku SET lock_stock = lock_stock + 1 WHERE id = @sku AND price = 10.00 "
+                        + "AND per_member_limit <=> NULL AND stock - lock_stock >= 1",
                 "COMMIT");
         List<String> command = List.of("mysqlslap", "--host=127.0.0.1", "--port=" + stack.mariaDb().port(),
                 "--protocol=tcp", "--user=root", "--create-schema=placement_limit", "--delimiter=;",
@@ -78,7 +83,7 @@ final class PlacementLimit {
     private static String serviceTables(ServiceStack stack) {
         List<String> ddl = new ArrayList<>();
         try (Connection c = stack.connect(); Statement st = c.createStatement()) {
-            for (String table : List.of("sku", "orders", "order_item")) {
+            for (String table : List.of("sku", "orders", "order_item", "purchase_allowance")) {
                 try (ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + table)) {
                     rs.next();
                     ddl.add(rs.getString(2).replace('\n', ' '));

@@ -10,8 +10,14 @@ final class Stats {
     private Stats() {
     }
 
+    /** The middle value; for an even count the mean of the two middle ones (two rounds: their mean). */
     static double median(List<Double> values) {
-        return percentile(values, 50);
+        if (values.isEmpty() || values.size() % 2 == 1) {
+            return percentile(values, 50);
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
     }
 
     static double percentile(List<Double> values, double p) {
@@ -22,6 +28,10 @@ final class Stats {
         Collections.sort(sorted);
         int rank = (int) Math.ceil(p / 100.0 * sorted.size());
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+    }
+
+    static double min(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
     }
 
     static double max(List<Double> values) {

@@ -57,6 +57,11 @@ final class Wrk {
         this.baseUrl = baseUrl;
     }
 
+    /** The same load as other members, or against another instance. */
+    Wrk with(Path otherTokens, String otherBaseUrl) {
+        return new Wrk(script, otherTokens, otherBaseUrl);
+    }
+
     Run place(int connections, Duration length, long skuFrom, long skuTo) {
         int threads = Math.min(2, connections);
         List<String> command = List.of("wrk", "-t" + threads, "-c" + connections, "-d" + Math.max(1, length.toSeconds()) + "s",

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.common.message.Message;
@@ -68,7 +69,7 @@ class ExpiryCheckTest {
 
     @Test
     void rollsBackAnOrderAnnouncedAsDecided() {
-        decided.onTransition(new OrderTransition(1, "A", "m", OrderStatus.PAID, null, NOW));
+        decided.onTransition(new OrderTransition(1, "A", "m", OrderStatus.PAID, null, NOW, List.of()));
         assertEquals(LocalTransactionState.ROLLBACK_MESSAGE,
                 check.checkLocalTransaction(message("A", NOW.minusSeconds(90), NOW.plusSeconds(30), 4)));
         assertEquals(LocalTransactionState.UNKNOW,
@@ -79,7 +80,7 @@ class ExpiryCheckTest {
     @Test
     void remembersOnlyTheMostRecentDecisions() {
         for (String orderNo : new String[] { "A", "B", "C" }) {
-            decided.onTransition(new OrderTransition(1, orderNo, "m", OrderStatus.CLOSED, null, NOW));
+            decided.onTransition(new OrderTransition(1, orderNo, "m", OrderStatus.CLOSED, null, NOW, List.of()));
         }
         // Two remembered: A is forgotten and checked as pending, which is safe (the consumer reads the database).
         assertFalse(decided.isDecided("A"));

@@ -140,9 +140,11 @@ class ExpiryFaultsTest {
     @Test
     void sweepsRunningAtOnceClaimDisjointOrders() throws Exception {
         long sku = TestDb.newSku(30, "2.00");
-        String member = newMemberToken();
+        // Two members: one may hold at most shop.order.max-unpaid-per-member unpaid orders.
+        List<String> members = List.of(newMemberToken(), newMemberToken());
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
+            String member = members.get(i / 6);
             int id = placeOrder(member, sku, 1);
             if (i % 2 == 0) {
                 requestQr(member, id);

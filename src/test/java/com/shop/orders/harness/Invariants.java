@@ -16,12 +16,13 @@ import java.util.stream.Collectors;
 
 import com.shop.orders.sandbox.SandboxTradeStatus;
 import com.shop.orders.sandbox.TradeSnapshot;
+import com.shop.orders.testsupport.AllowanceInvariant;
 import com.shop.orders.testsupport.PaidEvents;
 
 /**
- * design.md's invariants for one set of orders and SKUs, checked by SQL against the services' database and
- * against the sandbox's trades and the "order paid" events seen on the broker. Every finding is a line in
- * {@link Result#violations()}.
+ * design.md's invariants for one set of orders and SKUs, and the purchase limits' for every member, checked by
+ * SQL against the services' database and against the sandbox's trades and the "order paid" events seen on the
+ * broker. Every finding is a line in {@link Result#violations()}.
  */
 final class Invariants {
 
@@ -141,6 +142,11 @@ final class Invariants {
             }
         }
         violations.addAll(stock(stack, skus));
+        try (Connection c = stack.connect()) {
+            violations.addAll(AllowanceInvariant.violations(c, null));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
         return new Result(violations, statuses, lateness, eventDeliveries, duplicates, refunds, unofferedQrCodes);
     }
 

@@ -15,13 +15,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.shop.orders.testsupport.PackagedArtifact;
-
 import com.shop.orders.testsupport.Pause;
 
 /**
- * One packaged service (the jar or the native executable of this build, {@link PackagedArtifact}, production profile) as an OS process
- * of its own, on its own HTTP and management ports, output appended to a log file. {@link #start()} after
- * {@link #kill()} or {@link #terminate} brings it back with the same ports and settings.
+ * One packaged service (the jar or the native executable of this build, {@link PackagedArtifact}, production
+ * profile) as an OS process of its own, on its own HTTP and management ports, output appended to a log file.
+ * {@link #start()} after {@link #kill()} or {@link #terminate} brings it back with the same ports and settings.
  */
 public final class ServiceProcess implements AutoCloseable {
 

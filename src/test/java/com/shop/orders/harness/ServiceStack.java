@@ -16,14 +16,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.shop.orders.sandbox.SandboxServer;
 import com.shop.orders.testsupport.LocalRedis;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.MemberTokens;
-import com.shop.orders.testsupport.Timings;
 import com.shop.orders.testsupport.PackagedArtifact;
+import com.shop.orders.testsupport.Timings;
 
 /**
  * Everything a run with several replicas needs, owned by the stack: a MariaDB, a Redis and a RocketMQ name server
@@ -44,7 +45,8 @@ public final class ServiceStack implements AutoCloseable {
 
     private final Path dir;
     private final Timings timings;
-    private final List<ServiceProcess> replicas = new ArrayList<>();
+    // Copy on write: the front reads it on its own threads while the benchmark may add a replica.
+    private final List<ServiceProcess> replicas = new CopyOnWriteArrayList<>();
     private final Map<Long, Integer> initialStock = new ConcurrentHashMap<>();
     private LocalMariaDb mariaDb;
     private LocalRedis redis;
@@ -52,6 +54,8 @@ public final class ServiceStack implements AutoCloseable {
     private SandboxServer sandbox;
     private MemberTokens tokens;
     private FrontProxy front;
+    private final Map<String, String> replicaEnv = new LinkedHashMap<>();
+    private final Map<String, String> replicaSettings = new LinkedHashMap<>();
 
     private ServiceStack(Path dir, Timings timings) {
         this.dir = dir;
@@ -118,7 +122,7 @@ public final class ServiceStack implements AutoCloseable {
     }
 
     private void startReplicas(int count, Map<String, String> extraSettings) {
-        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> env = replicaEnv;
         env.put("DB_REACTIVE_URL", mariaDb.reactiveUrl(DATABASE));
         env.put("DB_JDBC_URL", mariaDb.jdbcUrl(DATABASE));
         env.put("DB_USER", LocalMariaDb.USER);
@@ -135,7 +139,11 @@ public final class ServiceStack implements AutoCloseable {
         env.put("JWT_ISSUER", tokens.issuer());
         env.put("JWT_AUDIENCE", tokens.audience());
         env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
-        Map<String, String> settings = new LinkedHashMap<>(timings.serviceSettings());
+        Map<String, String> settings = replicaSettings;
+        settings.putAll(timings.serviceSettings());
+        // The order streams and the benchmark hold far more unpaid orders per member than a shop allows; the
+        // allowances are kept all the same (Invariants checks them), only this cap is off unless a caller sets it.
+        settings.put("shop.order.max-unpaid-per-member", "0");
         settings.putAll(extraSettings);
         PackagedArtifact artifact = PackagedArtifact.ofBuild();
         List<ServiceProcess> started = new ArrayList<>();
@@ -146,6 +154,23 @@ public final class ServiceStack implements AutoCloseable {
         // In parallel: three JVM start-ups at once on two cores take a while, but less than one after the other.
         started.forEach(ServiceProcess::spawn);
         started.forEach(ServiceProcess::awaitReady);
+    }
+
+    /**
+     * One more replica with the same settings, not yet started: {@code artifact} may be the build's artifact on
+     * another runtime ({@link PackagedArtifact#onJvm}). It joins the front once started; {@link #close()} stops it.
+     */
+    public ServiceProcess addReplica(String name, PackagedArtifact artifact) {
+        return addReplica(name, artifact, Map.of());
+    }
+
+    /** {@link #addReplica(String, PackagedArtifact)} with settings of its own on top of the stack's. */
+    public ServiceProcess addReplica(String name, PackagedArtifact artifact, Map<String, String> ownSettings) {
+        Map<String, String> settings = new LinkedHashMap<>(replicaSettings);
+        settings.putAll(ownSettings);
+        ServiceProcess replica = new ServiceProcess(name, artifact, dir, replicaEnv, settings);
+        replicas.add(replica);
+        return replica;
     }
 
     public List<ServiceProcess> replicas() {

@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.shop.orders.order.CloseReason;
 import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
+import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.EventStream.Event;
 import com.shop.orders.testsupport.TestDb;
@@ -48,7 +49,6 @@ class OrderEventsTest {
     private static final Duration END = Duration.ofSeconds(2);
     /** Pay timeout 6 s, then the broker's check-back within a few seconds (see ExpiryTest). */
     private static final Duration EXPIRY = Duration.ofSeconds(15);
-    private static final String TRANSITIONS_CHANNEL = "shop:order-transitions";
 
     @Inject
     ObjectMapper json;
@@ -173,14 +173,15 @@ class OrderEventsTest {
         try (EventStream stream = EventStream.open(events(id), member)) {
             assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
             String memberId = TestDb.scalar("SELECT member_id FROM orders WHERE id = ?", id);
-            announceFromAnotherInstance(new OrderTransition(id, orderNo(id), memberId, OrderStatus.CLOSED,
-                    CloseReason.EXPIRED, Instant.now()));
+            AnotherInstance.announces(redis, json, new OrderTransition(id, orderNo(id), memberId,
+                    OrderStatus.CLOSED, CloseReason.EXPIRED, Instant.now(), List.of(sku)));
 
             Map<String, Object> closed = status(stream.next(Duration.ofSeconds(2)));
             assertEquals("EXPIRED", closed.get("closeReason"));
             assertTrue(stream.endsWithin(END));
         } finally {
-            closeBehindTheServicesBack(id, sku, "EXPIRED");
+            AnotherInstance.closes(id, "EXPIRED");
+            TestDb.assertStockInvariant(sku, 5);
         }
     }
 
@@ -193,7 +194,8 @@ class OrderEventsTest {
 
         try (EventStream stream = EventStream.open(events(id), member)) {
             assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
-            closeBehindTheServicesBack(id, sku, "MEMBER_CANCELLED");
+            AnotherInstance.closes(id, "MEMBER_CANCELLED");
+            TestDb.assertStockInvariant(sku, 5);
 
             Map<String, Object> closed = status(stream.next(Duration.ofSeconds(3 + 2)));
             assertEquals("CLOSED", closed.get("status"));
@@ -241,18 +243,4 @@ class OrderEventsTest {
         return json.readValue(event.data(), Map.class);
     }
 
-    /** What OrderTransitions of another instance publishes: its instance id, a space, the transition. */
-    private void announceFromAnotherInstance(OrderTransition transition) throws JsonProcessingException {
-        redis.pubsub(String.class).publish(TRANSITIONS_CHANNEL,
-                UUID.randomUUID() + " " + json.writeValueAsString(transition));
-    }
-
-    /** The order closed and its stock released in the database, as another instance would, without announcing it. */
-    private static void closeBehindTheServicesBack(int orderId, long sku, String reason) {
-        if (TestDb.update("UPDATE orders SET status = 'CLOSED', close_reason = ?, closed_at = UTC_TIMESTAMP(6) "
-                + "WHERE id = ? AND status = 'PENDING_PAYMENT'", reason, orderId) == 1) {
-            TestDb.update("UPDATE sku SET lock_stock = lock_stock - 1 WHERE id = ?", sku);
-        }
-        TestDb.assertStockInvariant(sku, 5);
-    }
 }

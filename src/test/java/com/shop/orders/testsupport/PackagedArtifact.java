@@ -13,16 +13,20 @@ import java.util.Properties;
 /**
  * The packaged service of this build, as Quarkus recorded it in {@code target/quarkus-artifact.properties}: the
  * production jar, or the native executable after {@code ./mvnw package -Dnative}. The tests and the benchmark that
- * start the service as a process of their own start whichever was built, with the same settings.
+ * start the service as a process of their own start whichever was built, with the same settings. A jar runs on
+ * {@code javaHome} with {@code runtimeOptions}; the executable takes {@code runtimeOptions} only.
  */
-public record PackagedArtifact(boolean nativeExecutable, Path path) {
+public record PackagedArtifact(boolean nativeExecutable, Path path, Path javaHome, String runtimeOptions) {
 
     /** Options of the runtime for every start, e.g. {@code -Dharness.service.jvm-options="-Xmx512m"}. */
     public static final String PROP_JVM_OPTIONS = "harness.service.jvm-options";
     public static final String PROP_NATIVE_OPTIONS = "harness.service.native-options";
+    /** The JDK that runs the jar; by default the one running the tests. */
+    public static final String PROP_JAVA_HOME = "harness.service.java-home";
+    public static final String DEFAULT_JVM_OPTIONS = "-Xmx512m -XX:+ExitOnOutOfMemoryError";
     private static final Path TARGET = Path.of("target");
 
-    /** What the last {@code package} of the project folder built. */
+    /** What the last {@code package} of the project folder built, with the runtime the system properties name. */
     public static PackagedArtifact ofBuild() {
         Path recorded = TARGET.resolve("quarkus-artifact.properties");
         Properties artifact = new Properties();
@@ -32,18 +36,29 @@ public record PackagedArtifact(boolean nativeExecutable, Path path) {
             throw new UncheckedIOException("No packaged service: run ./mvnw package first (" + recorded + ")", e);
         }
         Path path = TARGET.resolve(artifact.getProperty("path")).toAbsolutePath();
-        return new PackagedArtifact("native".equals(artifact.getProperty("type")), path);
+        boolean nativeExecutable = "native".equals(artifact.getProperty("type"));
+        return new PackagedArtifact(nativeExecutable, path,
+                Path.of(System.getProperty(PROP_JAVA_HOME, System.getProperty("java.home"))),
+                nativeExecutable ? System.getProperty(PROP_NATIVE_OPTIONS, "-Xmx512m")
+                        : System.getProperty(PROP_JVM_OPTIONS, DEFAULT_JVM_OPTIONS));
+    }
+
+    /** The same jar on another JDK with other options (the benchmark's cold-start variants). */
+    public PackagedArtifact onJvm(Path otherJavaHome, String otherOptions) {
+        if (nativeExecutable) {
+            throw new IllegalStateException("a native executable has no JVM: " + path);
+        }
+        return new PackagedArtifact(false, path, otherJavaHome, otherOptions);
     }
 
     /** The command line that starts it with these system properties (both runtimes take {@code -Dk=v}). */
     public List<String> command(Map<String, String> properties) {
         List<String> cmd = new ArrayList<>();
-        if (nativeExecutable) {
-            cmd.add(path.toString());
-            addOptions(cmd, System.getProperty(PROP_NATIVE_OPTIONS, "-Xmx512m"));
-        } else {
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            addOptions(cmd, System.getProperty(PROP_JVM_OPTIONS, "-Xmx512m -XX:+ExitOnOutOfMemoryError"));
+        cmd.add(nativeExecutable ? path.toString() : javaHome.resolve("bin/java").toString());
+        for (String option : runtimeOptions.trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                cmd.add(option);
+            }
         }
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         if (!nativeExecutable) {
@@ -56,13 +71,5 @@ public record PackagedArtifact(boolean nativeExecutable, Path path) {
     /** "native" or "jvm", for reports. */
     public String kind() {
         return nativeExecutable ? "native" : "jvm";
-    }
-
-    private static void addOptions(List<String> cmd, String options) {
-        for (String option : options.trim().split("\\s+")) {
-            if (!option.isEmpty()) {
-                cmd.add(option);
-            }
-        }
     }
 }

@@ -80,6 +80,20 @@ public final class TestDb {
         }
     }
 
+    /** {@link AllowanceInvariant} for one member; returns the member's pending orders. */
+    public static long assertAllowanceInvariant(String memberId) {
+        List<String> broken;
+        try (Connection c = connect()) {
+            broken = AllowanceInvariant.violations(c, memberId);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        if (!broken.isEmpty()) {
+            throw new AssertionError("Purchase allowances do not match the orders: " + broken);
+        }
+        return count("SELECT COUNT(*) FROM orders WHERE member_id = ? AND status = 'PENDING_PAYMENT'", memberId);
+    }
+
     public static int update(String sql, Object... params) {
         try (Connection c = connect(); PreparedStatement st = c.prepareStatement(sql)) {
             bind(st, params);
