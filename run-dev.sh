@@ -2,7 +2,7 @@
 # The whole service on this machine, for trying it out and developing it: one command on a machine with
 # a JDK 17+ and root (or sudo).
 #
-#   ./run-dev.sh
+#   ./run-dev.sh [-Dproperty=value ...]      (passed to quarkus:dev, e.g. -Dshop.alipay.sign-mode=certificate)
 #
 # 1. MariaDB and Redis (.ci/services.sh installs them from Debian's packages when missing, starts them
 #    when they are not running, creates the databases);
@@ -117,7 +117,7 @@ log "starting the service in dev mode (the first run downloads Maven and the dep
 # setsid: a process group of its own, so that Ctrl-C reaches this script, which then stops the group.
 # No console: nobody types into it here, and it would wait for the terminal.
 # No analytics question either: it would wait for an answer nobody can type.
-setsid ./mvnw -B quarkus:dev -Dquarkus.console.enabled=false -Dquarkus.analytics.disabled=true < /dev/null &
+setsid ./mvnw -B quarkus:dev -Dquarkus.console.enabled=false -Dquarkus.analytics.disabled=true "$@" < /dev/null &
 service_pid=$!
 
 deadline=$((SECONDS + READY_TIMEOUT_S))

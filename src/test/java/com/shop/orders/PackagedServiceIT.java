@@ -12,18 +12,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import com.shop.orders.ops.Monitoring;
 import com.shop.orders.sandbox.BuyerActionRefused;
+import com.shop.orders.sandbox.SandboxFaults;
+import com.shop.orders.sandbox.SandboxServer;
 import com.shop.orders.sandbox.SandboxTradeStatus;
+import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.Members;
+import com.shop.orders.testsupport.Metrics;
 import com.shop.orders.testsupport.PackagedServiceResource;
 import com.shop.orders.testsupport.TestDb;
 
@@ -33,11 +40,24 @@ import io.restassured.http.ContentType;
 
 /**
  * Smoke test of the packaged service as it ships (production profile, no sandbox inside): the jar in CI,
- * the native executable when built with {@code -Dnative}. Place, pay through the Alipay sandbox, expire.
+ * the native executable when built with {@code -Dnative}. Place, pay through the Alipay sandbox, expire, with the
+ * app in Alipay's certificate mode (certificates as files): every payment flow, a lost notify found by query, a
+ * payment after the close refunded, Alipay re-issuing its certificate (downloaded, checked against the root,
+ * trusted), an answer under a certificate of another authority (refused, nothing changes) and a request under an
+ * application certificate Alipay no longer holds (refused with its code). The fault suite and the benchmark run
+ * the packaged service in public-key mode, the {@code @QuarkusTest}s in-app.
  */
 @QuarkusIntegrationTest
 @QuarkusTestResource(value = PackagedServiceResource.class, restrictToAnnotatedClass = true)
 class PackagedServiceIT {
+
+    private static final String CERTIFICATE_DOWNLOAD = "alipay.open.app.alipaycert.download";
+    private static final Path LOG = Path.of("target", "quarkus.log");
+
+    @AfterEach
+    void resetSandboxFaults() {
+        PackagedServiceResource.sandbox().faults().reset();
+    }
 
     @Test
     void servesHealthAndMetrics() {
@@ -113,6 +133,126 @@ class PackagedServiceIT {
             assertTrue(stream.next(Duration.ofSeconds(15)).data().contains("\"PAID\""));
             assertTrue(stream.endsWithin(Duration.ofSeconds(2)));
         }
+    }
+
+    /** The alerts and panels on certificate mode's metrics have their metrics (the in-app suite runs public-key mode). */
+    @Test
+    void exportsTheCertificatesDaysLeftAndEveryCertificateMetricItsAlertsRead() {
+        String metrics = management().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(Monitoring.sampleNames(metrics).containsAll(Monitoring.CERTIFICATE_MODE_ONLY), metrics);
+        // The sandbox issues the application's and Alipay's certificates for a year, its root for ten.
+        assertEquals(364, Metrics.value("alipay_certificate_days_left{certificate=\"app\"}"), 1);
+        assertEquals(364, Metrics.value("alipay_certificate_days_left{certificate=\"alipay\"}"), 1);
+        assertEquals(3649, Metrics.value("alipay_certificate_days_left{certificate=\"root\"}"), 1);
+    }
+
+    @Test
+    void aPaymentWithALostNotifyIsFoundByQuery() {
+        long sku = TestDb.newSku(5, "4.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        String qrCode = qrCode(member, orderId);
+        SandboxServer sandbox = PackagedServiceResource.sandbox();
+        sandbox.payWithoutNotify(qrCode).orElseThrow();
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        String orderNo = orderNo(orderId);
+        assertEquals(0, sandbox.trades().notifiesSent(orderNo));
+        assertTrue(sandbox.trades().calls("alipay.trade.query", orderNo) > 0);
+        TestDb.assertStockInvariant(sku, 5);
+    }
+
+    /** A scanned trade is closed ({@code alipay.trade.close}); the expiry test voids an unscanned one (cancel). */
+    @Test
+    void aMemberCancelClosesTheScannedTradeAndAPaymentAfterACloseIsRefunded() {
+        long sku = TestDb.newSku(5, "8.00");
+        String member = newMember();
+        SandboxServer sandbox = PackagedServiceResource.sandbox();
+        int cancelled = place(member, sku, 1);
+        String scanned = qrCode(member, cancelled);
+        sandbox.buyer().scan(scanned).orElseThrow();
+        Members.as(member).post("/api/orders/" + cancelled + "/cancel").then().statusCode(200)
+                .body("status", equalTo("CLOSED"));
+        assertEquals(1, sandbox.trades().calls("alipay.trade.close", orderNo(cancelled)));
+        assertEquals(SandboxTradeStatus.TRADE_CLOSED, sandbox.trades().trade(orderNo(cancelled)).orElseThrow().status());
+        assertThrows(BuyerActionRefused.class, () -> sandbox.buyer().pay(scanned));
+
+        // The race at the deadline: the order was closed a moment before Alipay took the money.
+        int late = place(member, sku, 2);
+        String qrCode = qrCode(member, late);
+        AnotherInstance.closes(late, "EXPIRED");
+        sandbox.buyer().pay(qrCode).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "REFUNDED".equals(
+                TestDb.scalar("SELECT status FROM payment WHERE order_id = ?", late)));
+        assertEquals(0, new BigDecimal("16.00").compareTo(sandbox.trades().trade(orderNo(late)).orElseThrow().refundedAmount()));
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+    }
+
+    @Test
+    void aReissuedAlipayCertificateIsDownloadedCheckedAgainstTheRootAndTrusted() throws Exception {
+        SandboxServer sandbox = PackagedServiceResource.sandbox();
+        sandbox.faults().alipayCertificate(SandboxFaults.AlipayCertificate.REISSUED);
+        long downloads = sandbox.trades().calls(CERTIFICATE_DOWNLOAD, null);
+        long sku = TestDb.newSku(5, "4.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+
+        // The SDK downloads the new certificate to believe the answer, the service once more for its notifies,
+        // which Alipay then signs under it.
+        sandbox.buyer().pay(qrCode(member, orderId)).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        assertTrue(sandbox.trades().calls(CERTIFICATE_DOWNLOAD, null) >= downloads + 2, "downloads");
+        assertEquals(1, Metrics.value("alipay_certificates_learnt"));
+        assertTrue(TestDb.<String> scalar("SELECT payload FROM outbox_event WHERE message_key = ?", orderNo(orderId))
+                .contains("\"source\":\"NOTIFY\""));
+        assertTrue(Files.readString(LOG).contains("Put the new certificate into ALIPAY_CERT"));
+    }
+
+    @Test
+    void anAnswerUnderACertificateOfAnotherAuthorityIsRefusedAndChangesNothing() throws Exception {
+        long sku = TestDb.newSku(5, "5.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        double untrusted = Metrics.value("alipay_certificates_untrusted_total");
+        PackagedServiceResource.sandbox().faults().alipayCertificate(SandboxFaults.AlipayCertificate.FOREIGN);
+
+        Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(502)
+                .contentType("application/problem+json")
+                .body("title", equalTo("Payment provider answer not trusted"));
+        assertEquals(untrusted + 1, Metrics.value("alipay_certificates_untrusted_total"));
+        assertTrue(Files.readString(LOG).lines().anyMatch(line -> line.contains("ERROR") && line.contains("is not trusted")));
+        assertEquals("PENDING_PAYMENT", status(member, orderId));
+        assertEquals(0L, TestDb.<Long> scalar("SELECT COUNT(*) FROM payment WHERE order_id = ?", orderId));
+
+        PackagedServiceResource.sandbox().faults().alipayCertificate(SandboxFaults.AlipayCertificate.ISSUED);
+        qrCode(member, orderId);
+    }
+
+    @Test
+    void aRequestUnderAnApplicationCertificateAlipayNoLongerHoldsIsRefusedWithItsCode() {
+        long sku = TestDb.newSku(5, "6.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        PackagedServiceResource.sandbox().faults().appCertificateRenewed(true);
+
+        Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(502)
+                .contentType("application/problem+json")
+                .body("title", equalTo("Payment provider refused"))
+                .body("providerCode", equalTo("isv.app-cert-sn-not-match"));
+        assertEquals("PENDING_PAYMENT", status(member, orderId));
+    }
+
+    private static String newMember() {
+        return PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private static String qrCode(String member, int orderId) {
+        return Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .extract().path("qrCode");
+    }
+
+    private static String orderNo(int orderId) {
+        return TestDb.scalar("SELECT order_no FROM orders WHERE id = ?", orderId);
     }
 
     private static int place(String member, long sku, int quantity) {

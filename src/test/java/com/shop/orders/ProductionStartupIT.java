@@ -6,20 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,17 +30,29 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import com.shop.orders.sandbox.CertificateIssuer;
 import com.shop.orders.testsupport.PackagedArtifact;
 
 /**
  * The packaged service in its production profile refuses to start with an unsafe setting, saying in one
- * line which environment variable to fix, and starts without its optional dependencies (Redis, the
- * RocketMQ name server), ready to take orders.
+ * line which environment variable to fix (in Alipay's certificate mode too: an expired certificate and one of
+ * another authority; every refusal of that mode: AlipayCertificateCheckTest), and starts without its optional
+ * dependencies (Redis, the RocketMQ name server), ready to take orders, in certificate mode with the certificates
+ * as content and as files.
  */
 class ProductionStartupIT {
 
     private static final PackagedArtifact SERVICE = PackagedArtifact.ofBuild();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String APP_DN = "CN=2021000000000001,O=Test Shop,C=CN";
+    private static final String ALIPAY_DN = "CN=Alipay,O=Test Alipay,C=CN";
+
     private static Map<String, String> valid;
+    /** Certificate mode's settings that go with {@link #valid}'s keys, as content. */
+    private static Map<String, String> certificates;
+    /** Certificates that must stop the start-up. */
+    private static String expiredApp;
+    private static String alipayOfAnotherAuthority;
 
     @BeforeAll
     static void validSettings() throws Exception {
@@ -60,6 +75,19 @@ class ProductionStartupIT {
         valid.put("JWT_ISSUER", "https://shop.example/auth");
         valid.put("JWT_AUDIENCE", "order-service");
         valid.put("JWT_PUBLIC_KEY_LOCATION", jwtKey.toString());
+
+        CertificateIssuer root = CertificateIssuer.newAuthority("CN=Test Alipay Root,O=Test Alipay,C=CN");
+        certificates = Map.of(
+                "ALIPAY_SIGN_MODE", "certificate",
+                "ALIPAY_APP_CERT", CertificateIssuer.pem(root.issue(merchant.getPublic(), APP_DN)),
+                "ALIPAY_CERT", CertificateIssuer.pem(root.issue(alipay.getPublic(), ALIPAY_DN)),
+                "ALIPAY_ROOT_CERT", CertificateIssuer.pem(root.certificate()));
+        Instant now = Instant.now();
+        expiredApp = CertificateIssuer.pem(root.issue(merchant.getPublic(), APP_DN,
+                now.minus(Duration.ofDays(400)), now.minus(Duration.ofDays(35))));
+        X509Certificate foreign = CertificateIssuer.newAuthority("CN=Another Root,O=Somebody,C=CN")
+                .issue(alipay.getPublic(), ALIPAY_DN);
+        alipayOfAnotherAuthority = CertificateIssuer.pem(foreign);
     }
 
     /** Every check reports on its own line, so one start-up shows the refusal of several settings. */
@@ -75,12 +103,19 @@ class ProductionStartupIT {
                 "ALIPAY_NOTIFY_URL", "shop.example/notify",
                 "QR_URL_SECRET", "short-secret",
                 "JWT_PUBLIC_KEY_LOCATION", "/nonexistent/publicKey.pem");
-        return Stream.of(Arguments.of("missing", missing), Arguments.of("malformed", malformed));
+        Map<String, String> expiredAndForeign = new HashMap<>(certificates);
+        expiredAndForeign.put("ALIPAY_APP_CERT", expiredApp);
+        expiredAndForeign.put("ALIPAY_CERT", alipayOfAnotherAuthority);
+        return Stream.of(
+                Arguments.of("missing", missing, missing.keySet()),
+                Arguments.of("malformed", malformed, malformed.keySet()),
+                Arguments.of("certificate mode, expired and of another authority", expiredAndForeign,
+                        Set.of("ALIPAY_APP_CERT", "ALIPAY_CERT")));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("unsafe")
-    void refusesToStartNamingEachVariable(String kind, Map<String, String> changes) throws Exception {
+    void refusesToStartNamingEachVariable(String kind, Map<String, String> changes, Set<String> named) throws Exception {
         Map<String, String> env = new HashMap<>(valid);
         changes.forEach((variable, value) -> {
             if (value == null) {
@@ -100,8 +135,9 @@ class ProductionStartupIT {
             assertTrue(service.waitFor(60, TimeUnit.SECONDS), "still running with " + kind + " settings");
             assertNotEquals(0, service.exitValue());
             String output = Files.readString(log);
-            for (String variable : changes.keySet()) {
-                assertTrue(output.lines().anyMatch(line -> line.contains(variable) && line.contains("ERROR")),
+            for (String variable : named) {
+                // The variable is the subject of the line ("ALIPAY_CERT (shop.alipay...) ..."), not just mentioned.
+                assertTrue(output.lines().anyMatch(line -> line.contains(variable + " (") && line.contains("ERROR")),
                         "no ERROR line names " + variable + ":\n" + output);
             }
         } finally {
@@ -109,11 +145,23 @@ class ProductionStartupIT {
         }
     }
 
+    /**
+     * In certificate mode, with the certificates as Kubernetes gives them: an environment variable from a Secret, or
+     * a file of a mounted one. (Public-key mode starts packaged in every other IT.)
+     */
     @Test
-    void startsReadyWithoutRedisOrANameServer() throws Exception {
+    void startsReadyWithoutRedisOrANameServerInCertificateMode() throws Exception {
+        Path directory = Files.createTempDirectory("alipay-certificates-");
         Map<String, String> env = new HashMap<>(valid);
         env.put("REDIS_URL", "redis://127.0.0.1:" + freePort());
         env.put("ROCKETMQ_NAMESRV", "127.0.0.1:" + freePort());
+        env.remove("ALIPAY_PUBLIC_KEY");
+        env.put("ALIPAY_SIGN_MODE", "certificate");
+        env.put("ALIPAY_APP_CERT", certificates.get("ALIPAY_APP_CERT"));
+        env.put("ALIPAY_CERT_PATH", Files.writeString(directory.resolve("alipayCertPublicKey_RSA2.crt"),
+                certificates.get("ALIPAY_CERT")).toString());
+        env.put("ALIPAY_ROOT_CERT_PATH", Files.writeString(directory.resolve("alipayRootCert.crt"),
+                certificates.get("ALIPAY_ROOT_CERT")).toString());
         int management = freePort();
         Path log = Files.createTempFile("startup-without-dependencies-", ".log");
         ProcessBuilder builder = new ProcessBuilder(SERVICE.command(Map.of()))
@@ -122,17 +170,31 @@ class ProductionStartupIT {
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(freePort()));
         builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
         Process service = builder.start();
-        HttpClient http = HttpClient.newHttpClient();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + management + "/q/health/ready"))
-                .timeout(Duration.ofSeconds(2)).build();
         try {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                    .until(() -> http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+                    .until(() -> status(management, "/q/health/ready") == 200);
             assertTrue(service.isAlive(), Files.readString(log));
+            String metrics = get(management, "/q/metrics");
+            for (String certificate : new String[] { "app", "alipay", "root" }) {
+                assertTrue(metrics.contains("alipay_certificate_days_left{certificate=\"" + certificate + "\"}"),
+                        "no days left for " + certificate);
+            }
         } finally {
             service.destroy();
             service.waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    private static int status(int port, String path) throws Exception {
+        return HTTP.send(request(port, path), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static String get(int port, String path) throws Exception {
+        return HTTP.send(request(port, path), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static HttpRequest request(int port, String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(2)).build();
     }
 
     private static int freePort() throws IOException {

@@ -32,7 +32,10 @@ public class AlipayConfigCheck implements StartupCheck {
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
         key("ALIPAY_PRIVATE_KEY (shop.alipay.private-key)", alipay.privateKey(), true).ifPresent(problems::add);
-        key("ALIPAY_PUBLIC_KEY (shop.alipay.alipay-public-key)", alipay.alipayPublicKey(), false).ifPresent(problems::add);
+        if (alipay.signMode() == SignMode.PUBLIC_KEY) {
+            // certificate mode verifies with Alipay's certificate instead: AlipayCertificateCheck
+            key("ALIPAY_PUBLIC_KEY (shop.alipay.alipay-public-key)", alipay.alipayPublicKey(), false).ifPresent(problems::add);
+        }
         absoluteUrl("ALIPAY_GATEWAY_URL (shop.alipay.gateway-url)", alipay.gatewayUrl()).ifPresent(problems::add);
         absoluteUrl("ALIPAY_NOTIFY_URL (shop.alipay.notify-url)", alipay.notifyUrl()).ifPresent(problems::add);
         String secret = payment.qrUrlSecret().orElse("");

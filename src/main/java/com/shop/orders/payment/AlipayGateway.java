@@ -1,10 +1,13 @@
 package com.shop.orders.payment;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -18,17 +21,20 @@ import com.alipay.api.AlipayClient;
 import com.alipay.api.AlipayRequest;
 import com.alipay.api.AlipayResponse;
 import com.alipay.api.DefaultAlipayClient;
+import com.alipay.api.domain.AlipayOpenAppAlipaycertDownloadModel;
 import com.alipay.api.domain.AlipayTradeCancelModel;
 import com.alipay.api.domain.AlipayTradeCloseModel;
 import com.alipay.api.domain.AlipayTradePrecreateModel;
 import com.alipay.api.domain.AlipayTradeQueryModel;
 import com.alipay.api.domain.AlipayTradeRefundModel;
 import com.alipay.api.internal.util.AlipayLogger;
+import com.alipay.api.request.AlipayOpenAppAlipaycertDownloadRequest;
 import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
+import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
 import com.shop.orders.common.Bulkhead;
 import com.shop.orders.payment.AlipayReplies.CancelResult;
 import com.shop.orders.payment.AlipayReplies.CloseResult;
@@ -40,6 +46,13 @@ import io.smallrye.mutiny.Uni;
 /**
  * Alipay's trade API through the official SDK. The SDK blocks on HTTP (bounded by the connect and read
  * timeouts), so every call runs on Alipay's own {@link Bulkhead} and comes back as a {@link Uni}.
+ *
+ * <p>In certificate mode ({@link SignMode}) every call goes through the SDK's {@code certificateExecute}: it sends
+ * {@code app_cert_sn} and {@code alipay_root_cert_sn}, and verifies each answer with the certificate named by its
+ * {@code alipay_cert_sn}. An SN it does not know it downloads ({@code alipay.open.app.alipaycert.download}) and
+ * trusts only if it is issued under the configured root; this class then downloads it once more for
+ * {@link AlipayTrust}, which verifies notifies and reports the change, and turns the SDK's refusal of an untrusted
+ * certificate into a 502 with its own outcome.
  */
 @ApplicationScoped
 public class AlipayGateway {
@@ -53,17 +66,30 @@ public class AlipayGateway {
     private final Bulkhead bulkhead;
     private final AlipayConfig config;
     private final MeterRegistry registry;
+    private final AlipayTrust trust;
+    private final boolean certificateMode;
+    /** Certificates being downloaded for {@link AlipayTrust}, so that concurrent answers fetch each once. */
+    private final ConcurrentHashMap<String, Boolean> learning = new ConcurrentHashMap<>();
 
-    public AlipayGateway(AlipayConfig config, AlipayKeys keys, MeterRegistry registry) throws AlipayApiException {
+    public AlipayGateway(AlipayConfig config, AlipayKeys keys, AlipayTrust trust, MeterRegistry registry)
+            throws AlipayApiException {
         this.config = config;
         this.registry = registry;
+        this.trust = trust;
+        this.certificateMode = trust.mode() == SignMode.CERTIFICATE;
         this.bulkhead = new Bulkhead("alipay", config.threads(), config.queue(), registry);
         AlipayLogger.setNeedEnableLogger(false);
         com.alipay.api.AlipayConfig sdk = new com.alipay.api.AlipayConfig();
         sdk.setServerUrl(config.gatewayUrl());
         sdk.setAppId(config.appId());
         sdk.setPrivateKey(keys.merchantPrivateKey());
-        sdk.setAlipayPublicKey(keys.alipayPublicKey());
+        if (certificateMode) {
+            sdk.setAppCertContent(keys.appCertificate());
+            sdk.setAlipayPublicCertContent(keys.alipayCertificate());
+            sdk.setRootCertContent(keys.rootCertificate());
+        } else {
+            sdk.setAlipayPublicKey(keys.alipayPublicKey());
+        }
         sdk.setFormat("json");
         sdk.setCharset("UTF-8");
         sdk.setSignType("RSA2");
@@ -141,7 +167,7 @@ public class AlipayGateway {
             long start = System.nanoTime();
             String outcome = "error";
             try {
-                R response = client.execute(request);
+                R response = execute(request);
                 outcome = AlipayReplies.outcome(response.getCode(), response.getSubCode());
                 T answer = read.apply(response);
                 if (answer == null) {
@@ -151,6 +177,11 @@ public class AlipayGateway {
                 }
                 return answer;
             } catch (AlipayApiException e) {
+                if (certificateMode && AlipayReplies.isUntrustedCertificate(e)) {
+                    outcome = "untrusted_certificate";
+                    trust.refuse("of the answer to " + method, "the SDK found it out of date or not issued under ALIPAY_ROOT_CERT");
+                    throw PaymentGatewayException.untrusted(method, e);
+                }
                 throw PaymentGatewayException.unavailable(method, e);
             } finally {
                 callTimer(method, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -160,6 +191,44 @@ public class AlipayGateway {
             callTimer(method, "bulkhead_full").record(0, TimeUnit.NANOSECONDS);
             return PaymentGatewayException.unavailable(method, full);
         });
+    }
+
+    private <R extends AlipayResponse> R execute(AlipayRequest<R> request) throws AlipayApiException {
+        if (!certificateMode) {
+            return client.execute(request);
+        }
+        R response = client.certificateExecute(request);
+        learnCertificateOf(response.getBody());
+        return response;
+    }
+
+    /**
+     * The SDK has just trusted the answer's certificate (it checked it against the root, or knew it); when it is
+     * new to {@link AlipayTrust}, fetch it for the notifies. A failed fetch is tried again on the next answer.
+     */
+    private void learnCertificateOf(String body) {
+        String sn = AlipayReplies.alipayCertSn(body);
+        if (sn == null || trust.knows(sn) || learning.putIfAbsent(sn, Boolean.TRUE) != null) {
+            return;
+        }
+        try {
+            AlipayOpenAppAlipaycertDownloadModel model = new AlipayOpenAppAlipaycertDownloadModel();
+            model.setAlipayCertSn(sn);
+            AlipayOpenAppAlipaycertDownloadRequest download = new AlipayOpenAppAlipaycertDownloadRequest();
+            download.setBizModel(model);
+            AlipayOpenAppAlipaycertDownloadResponse answer = client.certificateExecute(download);
+            if (!AlipayReplies.isSuccess(answer.getCode()) || answer.getAlipayCertContent() == null) {
+                LOG.warnf("Alipay's certificate %s could not be downloaded: %s / %s", sn, answer.getCode(), answer.getSubCode());
+                return;
+            }
+            String pem = new String(Base64.getMimeDecoder().decode(answer.getAlipayCertContent()),
+                    StandardCharsets.US_ASCII);
+            trust.learn(sn, pem);
+        } catch (AlipayApiException | IllegalArgumentException e) {
+            LOG.warnf("Alipay's certificate %s could not be downloaded: %s", sn, e.toString());
+        } finally {
+            learning.remove(sn);
+        }
     }
 
     private Timer callTimer(String method, String outcome) {

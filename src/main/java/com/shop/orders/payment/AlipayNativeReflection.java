@@ -2,6 +2,8 @@ package com.shop.orders.payment;
 
 import com.alipay.api.AlipayObject;
 import com.alipay.api.AlipayResponse;
+import com.alipay.api.domain.AlipayOpenAppAlipaycertDownloadModel;
+import com.alipay.api.domain.AlipayTradeCancelModel;
 import com.alipay.api.domain.AlipayTradeCloseModel;
 import com.alipay.api.domain.AlipayTradePrecreateModel;
 import com.alipay.api.domain.AlipayTradeQueryModel;
@@ -37,10 +39,14 @@ import com.alipay.api.domain.TradeFundBill;
 import com.alipay.api.domain.TradeSettleDetail;
 import com.alipay.api.domain.TradeSettleInfo;
 import com.alipay.api.domain.VoucherDetail;
+import com.alipay.api.request.AlipayOpenAppAlipaycertDownloadRequest;
+import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
+import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
+import com.alipay.api.response.AlipayTradeCancelResponse;
 import com.alipay.api.response.AlipayTradeCloseResponse;
 import com.alipay.api.response.AlipayTradePrecreateResponse;
 import com.alipay.api.response.AlipayTradeQueryResponse;
@@ -56,8 +62,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * A native image answers such reflection only for registered classes, so without this list
  * the calls would fail or come back with empty fields at run time, not at build time.
  *
- * <p>Listed: the four trade calls of {@link AlipayGateway} (precreate, query, close, refund) with
- * their requests, responses and models, plus every domain class reachable from their fields
+ * <p>Listed: the calls of {@link AlipayGateway} (precreate, query, close, cancel, refund, and certificate mode's
+ * certificate download) with their requests, responses and models, plus every domain class reachable from their fields
  * (computed with {@code javap} on alipay-sdk-java 4.40.734.ALL). Re-check when the SDK version
  * changes or {@link AlipayGateway} calls another API.
  */
@@ -66,16 +72,22 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayObject.class,
         AlipayResponse.class,
         // Requests
+        AlipayOpenAppAlipaycertDownloadRequest.class,
+        AlipayTradeCancelRequest.class,
         AlipayTradeCloseRequest.class,
         AlipayTradePrecreateRequest.class,
         AlipayTradeQueryRequest.class,
         AlipayTradeRefundRequest.class,
         // Responses
+        AlipayOpenAppAlipaycertDownloadResponse.class,
+        AlipayTradeCancelResponse.class,
         AlipayTradeCloseResponse.class,
         AlipayTradePrecreateResponse.class,
         AlipayTradeQueryResponse.class,
         AlipayTradeRefundResponse.class,
         // Biz models written into biz_content
+        AlipayOpenAppAlipaycertDownloadModel.class,
+        AlipayTradeCancelModel.class,
         AlipayTradeCloseModel.class,
         AlipayTradePrecreateModel.class,
         AlipayTradeQueryModel.class,

@@ -24,14 +24,14 @@ public class AlipayNotifyHandler {
 
     private static final Logger LOG = Logger.getLogger(AlipayNotifyHandler.class);
 
-    private final AlipayKeys keys;
+    private final AlipayTrust trust;
     private final AlipayConfig config;
     private final PaymentConfirmation confirmation;
     private final MeterRegistry registry;
 
-    public AlipayNotifyHandler(AlipayKeys keys, AlipayConfig config, PaymentConfirmation confirmation,
+    public AlipayNotifyHandler(AlipayTrust trust, AlipayConfig config, PaymentConfirmation confirmation,
             MeterRegistry registry) {
-        this.keys = keys;
+        this.trust = trust;
         this.config = config;
         this.confirmation = confirmation;
         this.registry = registry;
@@ -71,13 +71,23 @@ public class AlipayNotifyHandler {
                 });
     }
 
+    /**
+     * Signed with Alipay's key: in certificate mode the key of its configured certificate or of one it re-issued
+     * (learnt from its answers). {@code rsaCertCheckV1} reads the certificate from a file path only; with the
+     * certificate given as content this is the same check: {@code rsaCheckV1} with the certificate's key.
+     */
     private boolean signedByAlipay(Map<String, String> params) {
-        try {
-            // rsaCheckV1 removes "sign" from the map it is given.
-            return AlipaySignature.rsaCheckV1(new HashMap<>(params), keys.alipayPublicKey(), "UTF-8", "RSA2");
-        } catch (AlipayApiException | RuntimeException e) {
-            return false;
+        for (String key : trust.verificationKeys()) {
+            try {
+                // rsaCheckV1 removes "sign" from the map it is given.
+                if (AlipaySignature.rsaCheckV1(new HashMap<>(params), key, "UTF-8", "RSA2")) {
+                    return true;
+                }
+            } catch (AlipayApiException | RuntimeException e) {
+                return false;
+            }
         }
+        return false;
     }
 
     /** {@code orderNo} is named only when the notify's signature was verified. */

@@ -2,6 +2,11 @@ package com.shop.orders.payment;
 
 import java.math.BigDecimal;
 import java.util.Date;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.alipay.api.AlipayApiErrorEnum;
+import com.alipay.api.AlipayApiException;
 
 /**
  * How Alipay's answers are read: {@code code == 10000} is success (the SDK's {@code isSuccess()} only
@@ -34,7 +39,35 @@ final class AlipayReplies {
         REFUNDED
     }
 
+    /** The SN after the answer node; the last match, so that nothing inside the node can stand for it. */
+    private static final Pattern ALIPAY_CERT_SN = Pattern.compile("\"alipay_cert_sn\"\\s*:\\s*\"([0-9A-Za-z]+)\"");
+    /** The SDK's refusal of an answer under a certificate that is not issued under the root (a message, no code). */
+    private static final String UNTRUSTED_CERTIFICATE = AlipayApiErrorEnum.CHECK_ALIPAY_CERT_SN_ERROR.getErrMsg();
+
     private AlipayReplies() {
+    }
+
+    /** Certificate mode: the {@code alipay_cert_sn} an answer's body names, null when it names none. */
+    static String alipayCertSn(String body) {
+        if (body == null) {
+            return null;
+        }
+        Matcher matcher = ALIPAY_CERT_SN.matcher(body);
+        String sn = null;
+        while (matcher.find()) {
+            sn = matcher.group(1);
+        }
+        return sn;
+    }
+
+    /** Certificate mode: the SDK refused the answer's certificate (not issued under the root, or out of date). */
+    static boolean isUntrustedCertificate(AlipayApiException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof AlipayApiException && UNTRUSTED_CERTIFICATE.equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean isSuccess(String code) {

@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.arc.DefaultBean;
 
-/** Production keys come from configuration (environment / Kubernetes secret). */
+/** Production keys and certificates come from configuration (environment / Kubernetes secret, or its files). */
 @ApplicationScoped
 @DefaultBean
 public class ConfiguredAlipayKeys implements AlipayKeys {
@@ -24,5 +24,20 @@ public class ConfiguredAlipayKeys implements AlipayKeys {
     public String alipayPublicKey() {
         return config.alipayPublicKey()
                 .orElseThrow(() -> new IllegalStateException("shop.alipay.alipay-public-key (ALIPAY_PUBLIC_KEY) is not set"));
+    }
+
+    @Override
+    public String appCertificate() {
+        return CertificateSetting.app(config).read();
+    }
+
+    @Override
+    public String alipayCertificate() {
+        return CertificateSetting.alipay(config).read();
+    }
+
+    @Override
+    public String rootCertificate() {
+        return CertificateSetting.root(config).read();
     }
 }

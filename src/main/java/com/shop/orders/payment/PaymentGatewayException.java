@@ -29,6 +29,12 @@ public class PaymentGatewayException extends ProblemException {
                         extensions, null);
     }
 
+    /** Alipay answered under a certificate that does not check out against the configured root: not believed. */
+    static PaymentGatewayException untrusted(String method, Throwable cause) {
+        return new PaymentGatewayException(502, "Payment provider answer not trusted",
+                "Alipay's answer to " + method + " came under a certificate that is not trusted", Map.of(), cause);
+    }
+
     static PaymentGatewayException unavailable(String method, Throwable cause) {
         return new PaymentGatewayException(503, "Payment provider unavailable",
                 "Alipay could not be reached for " + method + "; try again shortly", Map.of(), cause);

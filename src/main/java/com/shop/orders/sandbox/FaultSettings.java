@@ -3,6 +3,7 @@ package com.shop.orders.sandbox;
 import io.quarkus.runtime.configuration.DurationConverter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -10,8 +11,10 @@ import java.util.Map;
  * ("1500ms", "5s", "PT5S"); a method mapped to null is cleared. Example:
  * {"dropNotifies":true,"latency":"200ms","methods":{"alipay.trade.query":{"code":"20000",
  * "msg":"Service Currently Unavailable","subCode":"ACQ.SYSTEM_ERROR","subMsg":"系统繁忙","times":2}}}
+ * Certificate mode: {"alipayCertificate":"reissued"} (issued, reissued, foreign), {"appCertificateRenewed":true}.
  */
-public record FaultSettings(Boolean dropNotifies, String notifyDelay, String latency, Map<String, Method> methods) {
+public record FaultSettings(Boolean dropNotifies, String notifyDelay, String latency, Map<String, Method> methods,
+                            String alipayCertificate, Boolean appCertificateRenewed) {
 
     /**
      * One method's fault: an Alipay error (subCode, with code defaulting to 40004), an HTTP error status
@@ -47,6 +50,7 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
     void applyTo(SandboxFaults faults) {
         Duration newNotifyDelay = notifyDelay == null ? null : duration(notifyDelay);
         Duration newLatency = latency == null ? null : duration(latency);
+        SandboxFaults.AlipayCertificate certificate = alipayCertificate == null ? null : certificate(alipayCertificate);
         Map<String, MethodFault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
@@ -65,6 +69,12 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
         if (newLatency != null) {
             faults.latency(newLatency);
         }
+        if (certificate != null) {
+            faults.alipayCertificate(certificate);
+        }
+        if (appCertificateRenewed != null) {
+            faults.appCertificateRenewed(appCertificateRenewed);
+        }
         armed.forEach((method, fault) -> {
             Integer times = methods.get(method) == null ? null : methods.get(method).times();
             if (fault == null) {
@@ -80,7 +90,16 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
     static FaultSettings of(SandboxFaults faults) {
         Map<String, Method> methods = new LinkedHashMap<>();
         faults.methodFaults().forEach((method, fault) -> methods.put(method, Method.of(fault, faults.remainingFaults(method))));
-        return new FaultSettings(faults.notifiesDropped(), faults.notifyDelay().toString(), faults.latency().toString(), methods);
+        return new FaultSettings(faults.notifiesDropped(), faults.notifyDelay().toString(), faults.latency().toString(), methods,
+                faults.alipayCertificate().name().toLowerCase(Locale.ROOT), faults.appCertificateRenewed());
+    }
+
+    private static SandboxFaults.AlipayCertificate certificate(String name) {
+        try {
+            return SandboxFaults.AlipayCertificate.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("alipayCertificate is one of issued, reissued, foreign: " + name);
+        }
     }
 
     private static Duration duration(String text) {

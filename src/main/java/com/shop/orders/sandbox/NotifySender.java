@@ -130,7 +130,8 @@ public class NotifySender {
         fields.put("gmt_create", AlipayTime.format(t.scannedAt()));
         fields.put("gmt_payment", AlipayTime.format(t.paidAt()));
         String content = AlipaySigning.contentToSign(fields, NOT_SIGNED);
-        fields.put("sign", AlipaySigning.sign(content, keys.alipaySigningKey(), "RSA2", StandardCharsets.UTF_8));
+        fields.put("sign", AlipaySigning.sign(content, keys.certificates().signingKey(faults.alipayCertificate()), "RSA2",
+                StandardCharsets.UTF_8));
         fields.put("sign_type", "RSA2");
         return fields;
     }

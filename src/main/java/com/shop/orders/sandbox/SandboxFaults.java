@@ -4,6 +4,7 @@ import io.quarkus.arc.profile.IfBuildProfile;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,10 +22,22 @@ public class SandboxFaults {
     private record Armed(MethodFault fault, AtomicInteger remaining) {
     }
 
+    /** Which certificate Alipay answers under in certificate mode. */
+    public enum AlipayCertificate {
+        /** The one the merchant downloaded and configured. */
+        ISSUED,
+        /** Re-issued for the same key (new serial, new SN), as Alipay does before the old one expires. */
+        REISSUED,
+        /** One of a CA that is not the merchant's root: an impostor, or a root the merchant has not updated. */
+        FOREIGN
+    }
+
     private volatile boolean dropNotifies;
     private volatile Duration notifyDelay = Duration.ZERO;
     private volatile Duration latency = Duration.ZERO;
     private final ConcurrentMap<String, Armed> byMethod = new ConcurrentHashMap<>();
+    private volatile AlipayCertificate alipayCertificate = AlipayCertificate.ISSUED;
+    private volatile boolean appCertificateRenewed;
 
     /** While set, no notify is sent, not even a retry of an earlier one. */
     public void dropNotifies(boolean drop) {
@@ -51,6 +64,27 @@ public class SandboxFaults {
 
     public Duration latency() {
         return latency;
+    }
+
+    /** Certificate mode: answers (and notifies) come under this certificate, signed with its key. */
+    public void alipayCertificate(AlipayCertificate which) {
+        this.alipayCertificate = Objects.requireNonNull(which);
+    }
+
+    public AlipayCertificate alipayCertificate() {
+        return alipayCertificate;
+    }
+
+    /**
+     * Certificate mode: while set, "Alipay" holds a renewed application certificate that the merchant has not
+     * deployed, so requests carrying the deployed one's SN are refused.
+     */
+    public void appCertificateRenewed(boolean renewed) {
+        this.appCertificateRenewed = renewed;
+    }
+
+    public boolean appCertificateRenewed() {
+        return appCertificateRenewed;
     }
 
     /** Every call of the method (or {@link #ANY_METHOD}) gets the fault until cleared. */
@@ -96,6 +130,8 @@ public class SandboxFaults {
         notifyDelay = Duration.ZERO;
         latency = Duration.ZERO;
         byMethod.clear();
+        alipayCertificate = AlipayCertificate.ISSUED;
+        appCertificateRenewed = false;
     }
 
     /** The fault this call of the method gets, if any (one for its trade first); consumes one of a limited fault's calls. */

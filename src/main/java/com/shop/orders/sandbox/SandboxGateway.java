@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.shop.orders.payment.SignMode;
 import io.quarkus.arc.profile.IfBuildProfile;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.Charset;
@@ -22,6 +23,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Alipay's openapi gateway: checks the system parameters and the merchant's signature, applies the
  * armed faults, runs the method and signs the answer with Alipay's key. Pure in-memory work plus two
  * RSA operations, so it can run on the event loop.
+ *
+ * <p>For an app in certificate mode it also checks {@code app_cert_sn} (the application certificate "Alipay"
+ * issued) and {@code alipay_root_cert_sn} (its root) on each request, answers with {@code alipay_cert_sn} (the
+ * certificate it signs under, which the fault knobs can change) and serves the certificate download.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -37,16 +42,19 @@ public class SandboxGateway {
     private final SandboxFaults faults;
     private final SandboxConfig config;
     private final String appId;
+    private final boolean certificateMode;
 
     public SandboxGateway(SandboxKeys keys, SandboxTrades trades, TradeMethods methods, SandboxFaults faults,
                          SandboxConfig config,
-                         @ConfigProperty(name = "shop.alipay.app-id", defaultValue = "2021000000000001") String appId) {
+                         @ConfigProperty(name = "shop.alipay.app-id", defaultValue = "2021000000000001") String appId,
+                         @ConfigProperty(name = "shop.alipay.sign-mode", defaultValue = "public-key") SignMode signMode) {
         this.keys = keys;
         this.trades = trades;
         this.methods = methods;
         this.faults = faults;
         this.config = config;
         this.appId = appId;
+        this.certificateMode = signMode == SignMode.CERTIFICATE;
     }
 
     /** @param rawQuery the query string as received, still URL-encoded; @param body the form body bytes */
@@ -72,7 +80,7 @@ public class SandboxGateway {
         String answerSignType = AlipaySigning.supports(params.get("sign_type")) ? params.get("sign_type") : "RSA2";
         Map<String, Object> refusal = protocolRefusal(params, charset, now);
         if (refusal != null) {
-            return signed(TradeMethods.METHODS.contains(method) ? method : null, refusal, charset, answerSignType, latency);
+            return signed(served(method) ? method : null, refusal, charset, answerSignType, latency);
         }
 
         GatewayCall call;
@@ -96,7 +104,7 @@ public class SandboxGateway {
         }
         Map<String, Object> node;
         try {
-            node = methods.answer(call);
+            node = SandboxCertificates.DOWNLOAD_METHOD.equals(method) ? certificateDownload(call) : methods.answer(call);
         } catch (TradeRejected rejected) {
             node = AlipayAnswers.businessFailed(rejected);
         }
@@ -110,7 +118,7 @@ public class SandboxGateway {
         if (isEmpty(method)) {
             return AlipayAnswers.missingArgument("isv.missing-method", "缺少方法名参数");
         }
-        if (!TradeMethods.METHODS.contains(method)) {
+        if (!served(method)) {
             return AlipayAnswers.invalidArgument("isv.invalid-method", "不存在的方法名");
         }
         if (isEmpty(params.get("app_id"))) {
@@ -142,6 +150,12 @@ public class SandboxGateway {
         if (isEmpty(params.get("sign"))) {
             return AlipayAnswers.missingArgument("isv.missing-signature", "缺少签名参数");
         }
+        if (certificateMode) {
+            Map<String, Object> certificateRefusal = certificateRefusal(params);
+            if (certificateRefusal != null) {
+                return certificateRefusal;
+            }
+        }
         String content = AlipaySigning.contentToSign(params, NOT_SIGNED);
         if (!AlipaySigning.verify(content, params.get("sign"), keys.merchantVerificationKey(), params.get("sign_type"), charset)) {
             // like Alipay, show the string the gateway checked so a merchant can compare it with its own
@@ -149,6 +163,40 @@ public class SandboxGateway {
                     "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：" + content);
         }
         return null;
+    }
+
+    /**
+     * A certificate-mode app names the application certificate it signs under and the root it trusts; both must
+     * be the ones "Alipay" holds (a root SN may list several roots, joined by '_').
+     */
+    private Map<String, Object> certificateRefusal(Map<String, String> params) {
+        SandboxCertificates certificates = keys.certificates();
+        String appCertSn = params.get("app_cert_sn");
+        if (isEmpty(appCertSn)) {
+            return AlipayAnswers.missingArgument("isv.missing-app-cert-sn", "缺少应用公钥证书序列号");
+        }
+        if (!certificates.expectedAppSn(faults.appCertificateRenewed()).equals(appCertSn)) {
+            return AlipayAnswers.invalidArgument("isv.app-cert-sn-not-match", "应用公钥证书序列号不匹配");
+        }
+        String rootCertSn = params.get("alipay_root_cert_sn");
+        if (isEmpty(rootCertSn)) {
+            return AlipayAnswers.missingArgument("isv.missing-alipay-root-cert-sn", "缺少支付宝根证书序列号");
+        }
+        if (!Set.of(rootCertSn.split("_")).contains(certificates.rootSn())) {
+            return AlipayAnswers.invalidArgument("isv.alipay-root-cert-sn-not-match", "支付宝根证书序列号不匹配");
+        }
+        return null;
+    }
+
+    private Map<String, Object> certificateDownload(GatewayCall call) {
+        String sn = call.required("alipay_cert_sn", 64);
+        return keys.certificates().download(sn)
+                .map(content -> AlipayAnswers.success("alipay_cert_content", content))
+                .orElseThrow(() -> new TradeRejected("isv.alipay-cert-not-exist", "支付宝公钥证书不存在"));
+    }
+
+    private static boolean served(String method) {
+        return TradeMethods.METHODS.contains(method) || SandboxCertificates.DOWNLOAD_METHOD.equals(method);
     }
 
     private JsonNode bizContent(String text) {
@@ -168,7 +216,8 @@ public class SandboxGateway {
 
     /**
      * {"<method>_response":{...},"sign":"..."} with the signature over the exact node text written here;
-     * answers to no known method use Alipay's "error_response" node.
+     * answers to no known method use Alipay's "error_response" node. In certificate mode
+     * {"<method>_response":{...},"alipay_cert_sn":"...","sign":"..."}, signed with that certificate's key.
      */
     private GatewayReply signed(String method, Map<String, Object> node, Charset charset, String signType, Duration delay) {
         String root = method == null ? "error_response" : method.replace('.', '_') + "_response";
@@ -178,8 +227,12 @@ public class SandboxGateway {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an answer node is plain strings", e);
         }
-        String sign = AlipaySigning.sign(nodeText, keys.alipaySigningKey(), signType, charset);
-        String body = "{\"" + root + "\":" + nodeText + ",\"sign\":\"" + sign + "\"}";
+        SandboxFaults.AlipayCertificate under = certificateMode ? faults.alipayCertificate() : SandboxFaults.AlipayCertificate.ISSUED;
+        String sign = AlipaySigning.sign(nodeText, keys.certificates().signingKey(under), signType, charset);
+        String certificate = certificateMode
+                ? ",\"alipay_cert_sn\":\"" + SandboxCertificates.sn(keys.certificates().answeringCertificate(under)) + "\""
+                : "";
+        String body = "{\"" + root + "\":" + nodeText + certificate + ",\"sign\":\"" + sign + "\"}";
         return new GatewayReply(200, "application/json;charset=" + charset.name().toLowerCase(), body.getBytes(charset), delay);
     }
 

@@ -6,13 +6,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
-import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.Base64;
 
 /**
  * Fresh RSA-2048 keys for every start of a dev or test build: the merchant's pair (the application signs
- * with its private half) and "Alipay's" pair (the sandbox signs answers and notifies with its private half).
+ * with its private half) and "Alipay's" pair (the sandbox signs answers and notifies with its private half),
+ * with the certificates of certificate mode for both, issued by a root CA of the sandbox's own.
  * Being a plain bean it takes precedence over the application's {@code @DefaultBean} reading real keys.
  */
 @ApplicationScoped
@@ -21,10 +21,12 @@ public class SandboxKeys implements AlipayKeys {
 
     private final KeyPair merchant;
     private final KeyPair alipay;
+    private final SandboxCertificates certificates;
 
     public SandboxKeys() {
         this.merchant = newRsaPair();
         this.alipay = newRsaPair();
+        this.certificates = new SandboxCertificates(merchant.getPublic(), alipay);
     }
 
     /** PKCS#8, bare Base64: what the application hands to DefaultAlipayClient as its private key. */
@@ -37,6 +39,28 @@ public class SandboxKeys implements AlipayKeys {
     @Override
     public String alipayPublicKey() {
         return base64(alipay.getPublic().getEncoded());
+    }
+
+    /** PEM: the application public-key certificate, issued by the sandbox's root for the merchant's key. */
+    @Override
+    public String appCertificate() {
+        return certificates.appPem();
+    }
+
+    /** PEM: Alipay's public-key certificate as first issued (the fault knobs can make the sandbox answer under others). */
+    @Override
+    public String alipayCertificate() {
+        return certificates.alipayPem();
+    }
+
+    /** PEM: the sandbox's root certificate. */
+    @Override
+    public String rootCertificate() {
+        return certificates.rootPem();
+    }
+
+    SandboxCertificates certificates() {
+        return certificates;
     }
 
     /** X.509, bare Base64: the "application public key" a merchant would upload to Alipay. */
@@ -53,11 +77,7 @@ public class SandboxKeys implements AlipayKeys {
         return merchant.getPublic();
     }
 
-    PrivateKey alipaySigningKey() {
-        return alipay.getPrivate();
-    }
-
-    private static KeyPair newRsaPair() {
+    static KeyPair newRsaPair() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);

@@ -133,8 +133,7 @@ public final class ServiceStack implements AutoCloseable {
         env.put("ALIPAY_GATEWAY_URL", sandbox.gatewayUrl());
         env.put("ALIPAY_NOTIFY_URL", front.url() + "/api/payments/alipay/notify");
         env.put("ALIPAY_SELLER_ID", SELLER_ID);
-        env.put("ALIPAY_PRIVATE_KEY", sandbox.keys().merchantPrivateKey());
-        env.put("ALIPAY_PUBLIC_KEY", sandbox.keys().alipayPublicKey());
+        env.putAll(sandbox.serviceKeys());
         env.put("QR_URL_SECRET", QR_URL_SECRET);
         env.put("JWT_ISSUER", tokens.issuer());
         env.put("JWT_AUDIENCE", tokens.audience());

@@ -10,9 +10,26 @@ import java.util.TreeSet;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The queries of the Grafana dashboard and the alert rules, as operators will run them. */
-final class Monitoring {
+public final class Monitoring {
+
+    /**
+     * Metrics of Alipay's certificate mode, exported only while the app signs with certificates: checked against the
+     * packaged service in that mode ({@code PackagedServiceIT}), every other metric of the rules and the dashboard
+     * against the in-app suite's ({@link MonitoredMetricsTest}).
+     */
+    public static final Set<String> CERTIFICATE_MODE_ONLY = Set.of("alipay_certificate_days_left", "alipay_certificates_learnt");
 
     private Monitoring() {
+    }
+
+    /** The sample names of a Prometheus exposition (name without labels, comments left out). */
+    public static Set<String> sampleNames(String exposition) {
+        Set<String> names = new TreeSet<>();
+        exposition.lines()
+                .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                .map(line -> line.split("[{ ]", 2)[0])
+                .forEach(names::add);
+        return names;
     }
 
     /** The alert rules' source: the PrometheusRule's groups. */

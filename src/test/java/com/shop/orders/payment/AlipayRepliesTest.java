@@ -11,6 +11,9 @@ import java.util.Date;
 
 import org.junit.jupiter.api.Test;
 
+import com.alipay.api.AlipayApiErrorEnum;
+import com.alipay.api.AlipayApiException;
+
 import com.shop.orders.payment.AlipayReplies.CancelResult;
 import com.shop.orders.payment.AlipayReplies.CloseResult;
 
@@ -70,5 +73,22 @@ class AlipayRepliesTest {
         assertTrue(AlipayReplies.isTryAgain("20000", null));
         assertFalse(AlipayReplies.isTryAgain("40004", "ACQ.INVALID_PARAMETER"));
         assertFalse(AlipayReplies.isTryAgain("10000", null));
+    }
+
+    @Test
+    void theCertificateAnAnswerCameUnderIsTheOneAfterItsNode() {
+        assertEquals("a1b2c3", AlipayReplies.alipayCertSn(
+                "{\"alipay_trade_query_response\":{\"code\":\"10000\",\"alipay_cert_sn\":\"inside\"},"
+                        + "\"alipay_cert_sn\":\"a1b2c3\",\"sign\":\"xyz\"}"));
+        assertNull(AlipayReplies.alipayCertSn("{\"alipay_trade_query_response\":{\"code\":\"10000\"},\"sign\":\"xyz\"}"));
+        assertNull(AlipayReplies.alipayCertSn(null));
+    }
+
+    @Test
+    void onlyTheSdksRefusalOfACertificateIsUntrusted() {
+        AlipayApiException refused = new AlipayApiException(AlipayApiErrorEnum.CHECK_ALIPAY_CERT_SN_ERROR);
+        assertTrue(AlipayReplies.isUntrustedCertificate(new AlipayApiException(refused)));
+        assertFalse(AlipayReplies.isUntrustedCertificate(new AlipayApiException(AlipayApiErrorEnum.CHECK_CERT_ERROR)));
+        assertFalse(AlipayReplies.isUntrustedCertificate(new AlipayApiException(new java.net.SocketTimeoutException())));
     }
 }

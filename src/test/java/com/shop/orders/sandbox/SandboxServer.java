@@ -20,6 +20,7 @@ import javax.net.ssl.SSLContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.shop.orders.payment.SignMode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
@@ -56,7 +57,9 @@ public final class SandboxServer implements AutoCloseable {
     private final SandboxBuyer buyer;
     private final NotifySender notifier;
 
-    private SandboxServer(HttpServer server) {
+    private final SignMode signMode;
+
+    private SandboxServer(HttpServer server, SignMode signMode) {
         // Settings from the mapping's own defaults, overridable with system properties (shop.sandbox.*).
         SmallRyeConfig config = new SmallRyeConfigBuilder().addDefaultSources()
                 .withConverter(java.time.Duration.class, 200, new DurationConverter())
@@ -64,7 +67,8 @@ public final class SandboxServer implements AutoCloseable {
                 .build();
         SandboxConfig settings = config.getConfigMapping(SandboxConfig.class);
         TradeMethods methods = new TradeMethods(trades, settings);
-        this.gateway = new SandboxGateway(keys, trades, methods, faults, settings, APP_ID);
+        this.signMode = signMode;
+        this.gateway = new SandboxGateway(keys, trades, methods, faults, settings, APP_ID, signMode);
         this.notifier = new NotifySender(keys, faults, settings, APP_ID);
         this.buyer = new SandboxBuyer(trades, notifier);
         this.server = server;
@@ -77,19 +81,27 @@ public final class SandboxServer implements AutoCloseable {
         server.start();
     }
 
-    /** Starts on {@code port} (0: any free port). */
+    /** Starts on {@code port} (0: any free port), for an app in public-key mode. */
     public static SandboxServer start(int port) throws IOException {
-        // Without it the JDK server delays small answers by 40 ms (Nagle).
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        return new SandboxServer(HttpServer.create(address(port), 256));
+        return start(port, SignMode.PUBLIC_KEY);
     }
 
-    /** Starts on {@code port} (0: any free port), serving HTTPS with the certificate of {@code tls}, as Alipay does. */
-    public static SandboxServer startHttps(int port, SSLContext tls) throws IOException {
+    /** Starts on {@code port} (0: any free port), for an app in the given sign mode. */
+    public static SandboxServer start(int port, SignMode signMode) throws IOException {
+        // Without it the JDK server delays small answers by 40 ms (Nagle).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        return new SandboxServer(HttpServer.create(address(port), 256), signMode);
+    }
+
+    /**
+     * Starts on {@code port} (0: any free port), serving HTTPS with the certificate of {@code tls}, as Alipay does,
+     * for an app in the given sign mode.
+     */
+    public static SandboxServer startHttps(int port, SSLContext tls, SignMode signMode) throws IOException {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpsServer server = HttpsServer.create(address(port), 256);
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
-        return new SandboxServer(server);
+        return new SandboxServer(server, signMode);
     }
 
     private static InetSocketAddress address(int port) {
@@ -107,6 +119,24 @@ public final class SandboxServer implements AutoCloseable {
 
     public SandboxKeys keys() {
         return keys;
+    }
+
+    /**
+     * The service's Alipay settings for this sandbox as environment variables: the merchant's private key and, by
+     * the sign mode, Alipay's public key or the three certificates (as content).
+     */
+    public Map<String, String> serviceKeys() {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        env.put("ALIPAY_PRIVATE_KEY", keys.merchantPrivateKey());
+        if (signMode == SignMode.CERTIFICATE) {
+            env.put("ALIPAY_SIGN_MODE", "certificate");
+            env.put("ALIPAY_APP_CERT", keys.appCertificate());
+            env.put("ALIPAY_CERT", keys.alipayCertificate());
+            env.put("ALIPAY_ROOT_CERT", keys.rootCertificate());
+        } else {
+            env.put("ALIPAY_PUBLIC_KEY", keys.alipayPublicKey());
+        }
+        return env;
     }
 
     public SandboxTrades trades() {
@@ -161,11 +191,11 @@ public final class SandboxServer implements AutoCloseable {
     public static void main(String[] args) throws Exception {
         SandboxServer sandbox = start(Integer.parseInt(args[0]));
         Path keysFile = Path.of(args[1]);
-        Files.writeString(keysFile, String.join("\n",
-                "ALIPAY_PRIVATE_KEY=" + sandbox.keys().merchantPrivateKey(),
-                "ALIPAY_PUBLIC_KEY=" + sandbox.keys().alipayPublicKey(),
-                "ALIPAY_GATEWAY_URL=" + sandbox.gatewayUrl(),
-                "ALIPAY_APP_ID=" + APP_ID, ""));
+        StringBuilder variables = new StringBuilder();
+        sandbox.serviceKeys().forEach((name, value) -> variables.append(name).append('=').append(value).append('\n'));
+        variables.append("ALIPAY_GATEWAY_URL=").append(sandbox.gatewayUrl()).append('\n');
+        variables.append("ALIPAY_APP_ID=").append(APP_ID).append('\n');
+        Files.writeString(keysFile, variables);
         System.out.println("Alipay sandbox at " + sandbox.gatewayUrl() + ", keys in " + keysFile);
         Runtime.getRuntime().addShutdownHook(new Thread(sandbox::close));
         Thread.currentThread().join();

@@ -1,5 +1,6 @@
 package com.shop.orders.testsupport;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import com.shop.orders.payment.SignMode;
 import com.shop.orders.sandbox.SandboxServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -17,7 +19,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * What the packaged service (the production jar, or the native executable) needs to run in an integration
  * test: its own database, the Alipay sandbox as a server of its own with fresh keys, served over HTTPS as Alipay's
  * gateway is (under a test CA that the service is given as its truststore, so that the TLS client path of the
- * Alipay SDK runs in the packaged service, on the JVM and native), and a JWT key pair
+ * Alipay SDK runs in the packaged service, on the JVM and native), the app in Alipay's certificate mode with the
+ * certificates given as files (public-key mode runs packaged in the fault suite and the benchmark), and a JWT key pair
  * of the test's (the service verifies with the public half, the test signs member tokens with the private
  * half). Redis and RocketMQ come from the suite's other resources.
  */
@@ -34,7 +37,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
         try {
             recreateDatabase();
             TestTls tls = TestTls.generate(Path.of("target", "packaged-service-tls"));
-            sandbox = SandboxServer.startHttps(0, tls.serverContext());
+            sandbox = SandboxServer.startHttps(0, tls.serverContext(), SignMode.CERTIFICATE);
             tokens = MemberTokens.generate(Files.createTempDirectory("packaged-service-jwt"));
             System.setProperty("test.jdbc.url", jdbcUrl());
 
@@ -55,7 +58,14 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             config.put("shop.alipay.app-id", SandboxServer.APP_ID);
             config.put("shop.alipay.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/alipay/notify");
             config.put("shop.alipay.private-key", sandbox.keys().merchantPrivateKey());
-            config.put("shop.alipay.alipay-public-key", sandbox.keys().alipayPublicKey());
+            config.put("shop.alipay.sign-mode", "certificate");
+            Path certificates = Files.createDirectories(Path.of("target", "packaged-service-alipay"));
+            config.put("shop.alipay.app-cert-path", write(certificates.resolve("appCertPublicKey.crt"),
+                    sandbox.keys().appCertificate()));
+            config.put("shop.alipay.alipay-cert-path", write(certificates.resolve("alipayCertPublicKey_RSA2.crt"),
+                    sandbox.keys().alipayCertificate()));
+            config.put("shop.alipay.root-cert-path", write(certificates.resolve("alipayRootCert.crt"),
+                    sandbox.keys().rootCertificate()));
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
             config.put("shop.rocketmq.poll-name-server-interval", "1s");
             config.putAll(tls.clientTrustProperties());
@@ -71,6 +81,10 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             sandbox.close();
             sandbox = null;
         }
+    }
+
+    private static String write(Path file, String pem) throws IOException {
+        return Files.writeString(file, pem).toAbsolutePath().toString();
     }
 
     public static SandboxServer sandbox() {
