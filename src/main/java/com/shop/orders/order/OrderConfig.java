@@ -28,7 +28,8 @@ public interface OrderConfig {
     /**
      * How long placement answers "insufficient stock" for a SKU from memory after the database said so, unless
      * this instance learns sooner that stock came back (an order on it closed, here or on another instance, or a
-     * restock here). Bounds how long a lost announcement can keep a SKU falsely sold out; 0: off.
+     * restock here); past it, one placement asks the database again while the others keep the answer. Bounds how
+     * long a lost announcement can keep a SKU falsely sold out (plus that one placement); 0: off.
      */
     @WithDefault("1s")
     Duration soldOutMemory();

@@ -87,7 +87,8 @@ public class OrderPlacement {
         checkLimits(request);
         // Only a retry with the same key is compared with the first request.
         String requestHash = idempotencyKey == null ? null : hash(request);
-        Long soldOutSku = soldOut.firstSoldOut(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList());
+        List<Long> skuIds = request.items().stream().map(PlaceOrderRequest.Line::skuId).toList();
+        Long soldOutSku = soldOut.firstSoldOut(skuIds);
         if (soldOutSku != null) {
             // A retry of an order that was placed before the SKU sold out still gets that order.
             return idempotencyKey == null ? Uni.createFrom().failure(new InsufficientStockException(soldOutSku))
@@ -98,6 +99,7 @@ public class OrderPlacement {
         Timer.Sample sample = metrics.startPlacement();
         return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, true)
                 .invoke(order -> metrics.placed(sample))
+                .invoke(order -> soldOut.placed(skuIds))
                 .invoke(order -> placed.fire(new OrderPlaced(order.id(), order.orderNo(), order.createdAt(),
                         order.payDeadline())))
                 .map(order -> new PlacedOrder(order, false))

@@ -17,9 +17,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * are answered from memory instead of each costing a transaction on the SKU's hot row. Forgotten as soon as stock
  * may have come back: an order holding the SKU closed (announced by whichever instance closed it, see
  * {@link OrderTransitions}) or it was restocked here; and in any case after {@code shop.order.sold-out-memory},
- * which bounds how long a lost announcement can keep a SKU falsely sold out. Only ever says "sold out" for a SKU
- * the database refused within that bound, so it can refuse an order the database would have taken (within the
- * bound), never take one: the database stays the only judge of winners.
+ * when one placement asks the database again ({@link #firstSoldOut}). That bounds how long a lost announcement can
+ * keep a SKU falsely sold out: the bound plus that one placement. Only ever says "sold out" for a SKU the database
+ * refused within about that time, so it can refuse an order the database would have taken (within it), never take
+ * one: the database stays the only judge of winners.
  */
 @ApplicationScoped
 public class SoldOutSkus {
@@ -39,20 +40,39 @@ public class SoldOutSkus {
                 .register(registry);
     }
 
-    /** The first of these SKUs known to be sold out, or null. Counts the answer it allows. */
+    /**
+     * The first of these SKUs known to be sold out, or null. Counts the answer it allows. Once a SKU's bound has
+     * passed, one caller (this instance's first) asks the database again, and until its answer renews or clears the
+     * memory the others keep the memory's answer: a sold-out SKU costs one transaction per bound, not a burst of one
+     * per request in flight, each queueing on the hot row.
+     */
     Long firstSoldOut(List<Long> skuIds) {
         long now = System.nanoTime();
         for (long skuId : skuIds) {
             Long at = soldOutAtNanos.get(skuId);
-            if (at != null && now - at < memoryNanos) {
-                fromMemory.increment();
-                return skuId;
+            if (at == null) {
+                continue;
             }
-            if (at != null) {
-                soldOutAtNanos.remove(skuId, at);
+            if (now - at >= memoryNanos) {
+                if (soldOutAtNanos.replace(skuId, at, now)) {
+                    continue;
+                }
+                // Another caller is asking the database about it right now, or it was released meanwhile.
+                if (soldOutAtNanos.get(skuId) == null) {
+                    continue;
+                }
             }
+            fromMemory.increment();
+            return skuId;
         }
         return null;
+    }
+
+    /** An order on these SKUs was just placed: they had stock (after a re-check, or restocked elsewhere). */
+    void placed(List<Long> skuIds) {
+        if (!soldOutAtNanos.isEmpty()) {
+            skuIds.forEach(soldOutAtNanos::remove);
+        }
     }
 
     /** The database just refused an order for want of this SKU's stock. */

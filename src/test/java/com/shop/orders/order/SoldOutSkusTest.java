@@ -1,0 +1,69 @@
+package com.shop.orders.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.shop.orders.inventory.StockRestocked;
+import com.shop.orders.testsupport.Pause;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * The sold-out memory's bound: past it, one placement asks the database again while the others keep the memory's
+ * answer, so that a sold-out SKU costs one transaction per bound instead of one per request in flight.
+ */
+class SoldOutSkusTest {
+
+    private static final Duration BOUND = Duration.ofMillis(200);
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final SoldOutSkus soldOut = new SoldOutSkus(new SmallRyeConfigBuilder()
+            .withConverter(Duration.class, 100, new DurationConverter())
+            .withMapping(OrderConfig.class)
+            .withSources(new PropertiesConfigSource(Map.of("shop.order.sold-out-memory", BOUND.toMillis() + "ms"), "test", 300))
+            .build().getConfigMapping(OrderConfig.class), registry);
+
+    @Test
+    void pastTheBoundOnePlacementAsksTheDatabaseAndTheOthersKeepTheMemorysAnswer() {
+        soldOut.refusedByDatabase(7);
+        assertEquals(7L, soldOut.firstSoldOut(List.of(3L, 7L)));
+
+        Pause.of(BOUND.plusMillis(50));
+        assertNull(soldOut.firstSoldOut(List.of(7L)), "the first placement past the bound goes to the database");
+        for (int inFlight = 0; inFlight < 50; inFlight++) {
+            assertEquals(7L, soldOut.firstSoldOut(List.of(7L)), "the others meanwhile");
+        }
+        soldOut.refusedByDatabase(7);
+        assertEquals(7L, soldOut.firstSoldOut(List.of(7L)));
+        assertEquals(52, registry.counter("orders.sold.out.answers", "from", "memory").count());
+        assertEquals(2, registry.counter("orders.sold.out.answers", "from", "database").count());
+    }
+
+    @Test
+    void aPlacementThatGotStockClearsTheMemoryAtOnce() {
+        soldOut.refusedByDatabase(8);
+        Pause.of(BOUND.plusMillis(50));
+        assertNull(soldOut.firstSoldOut(List.of(8L)));
+        // The re-check's order was placed: the SKU had stock again (restocked on an instance that did not announce it).
+        soldOut.placed(List.of(8L));
+        assertNull(soldOut.firstSoldOut(List.of(8L)));
+    }
+
+    @Test
+    void aReleaseDuringTheRecheckClearsTheMemory() {
+        soldOut.refusedByDatabase(9);
+        Pause.of(BOUND.plusMillis(50));
+        assertNull(soldOut.firstSoldOut(List.of(9L)));
+        soldOut.onRestock(new StockRestocked(9));
+        assertNull(soldOut.firstSoldOut(List.of(9L)));
+    }
+}
