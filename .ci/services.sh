@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts MariaDB and Redis when they are not running (installing them from Debian's packages
-# when absent, with chromium and its driver for the browser test, and mysqlslap and wrk for the
-# benchmark), then creates the application's databases and user. Safe to run again.
+# when absent, with chromium and its driver for the browser test, mysqlslap and wrk for the
+# benchmark, and promtool for the alert rules' tests), then creates the application's databases and user. Safe to run again.
 set -euo pipefail
 
 DB_USER=${DB_USER:-orders}
@@ -19,6 +19,8 @@ install_if_missing() {
   # The benchmark's database limit and closed-model load (bench/run.sh, BenchmarkIT).
   command -v mysqlslap >/dev/null 2>&1 || missing+=(mariadb-client)
   command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  # The alert rules' unit tests (promtool ships with Prometheus).
+  command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]}"
     as_root apt-get update -qq

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.ops.Monitoring;
+import com.shop.orders.sandbox.BillFaults;
 import com.shop.orders.sandbox.BuyerActionRefused;
 import com.shop.orders.sandbox.SandboxFaults;
 import com.shop.orders.sandbox.SandboxServer;
@@ -240,6 +241,30 @@ class PackagedServiceIT {
                 .body("title", equalTo("Payment provider refused"))
                 .body("providerCode", equalTo("isv.app-cert-sn-not-match"));
         assertEquals("PENDING_PAYMENT", status(member, orderId));
+    }
+
+    /** The day's trade bill over HTTPS, its GBK files, the link asked for in certificate mode. */
+    @Test
+    void theDayIsReconciledAgainstAlipaysTradeBill() {
+        long sku = TestDb.newSku(5, "7.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        PackagedServiceResource.sandbox().buyer().pay(qrCode(member, orderId)).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        String unknown = "NOT-OURS-" + UUID.randomUUID().toString().substring(0, 8);
+        PackagedServiceResource.sandbox().faults().bill(new BillFaults(false, null, null,
+                java.util.List.of(new BillFaults.Row(unknown, "payment", "5.00", null)), null));
+
+        String day = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Shanghai")).toString();
+        var report = Members.as(PackagedServiceResource.adminToken("finance")).contentType(ContentType.JSON)
+                .body(Map.of("billDate", day)).post("/api/admin/reconciliations").then().statusCode(200)
+                .body("run.status", equalTo("DONE")).extract().jsonPath();
+        assertTrue(report.getInt("run.billPayments") >= 2, report.prettify());
+        assertEquals(java.util.List.of("UNKNOWN_TRADE"),
+                report.getList("differences.findAll { it.outTradeNo == '" + unknown + "' }.kind"));
+        assertEquals(java.util.List.of(),
+                report.getList("differences.findAll { it.outTradeNo == '" + orderNo(orderId) + "' }"));
+        assertTrue(Metrics.value("reconciliation_differences_unsettled{kind=\"UNKNOWN_TRADE\"}") >= 1);
     }
 
     private static String newMember() {

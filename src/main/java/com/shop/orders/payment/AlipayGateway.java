@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
@@ -21,6 +22,7 @@ import com.alipay.api.AlipayClient;
 import com.alipay.api.AlipayRequest;
 import com.alipay.api.AlipayResponse;
 import com.alipay.api.DefaultAlipayClient;
+import com.alipay.api.domain.AlipayDataDataserviceBillDownloadurlQueryModel;
 import com.alipay.api.domain.AlipayOpenAppAlipaycertDownloadModel;
 import com.alipay.api.domain.AlipayTradeCancelModel;
 import com.alipay.api.domain.AlipayTradeCloseModel;
@@ -28,6 +30,7 @@ import com.alipay.api.domain.AlipayTradePrecreateModel;
 import com.alipay.api.domain.AlipayTradeQueryModel;
 import com.alipay.api.domain.AlipayTradeRefundModel;
 import com.alipay.api.internal.util.AlipayLogger;
+import com.alipay.api.request.AlipayDataDataserviceBillDownloadurlQueryRequest;
 import com.alipay.api.request.AlipayOpenAppAlipaycertDownloadRequest;
 import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
@@ -155,6 +158,20 @@ public class AlipayGateway {
         request.setBizModel(model);
         return call("refund", request, response -> AlipayReplies.isSuccess(response.getCode()) ? Boolean.TRUE : null)
                 .replaceWithVoid();
+    }
+
+    /**
+     * Where the trade bill of a day (Alipay's day, China time) can be downloaded for the next 30 seconds; not
+     * published when Alipay has not made it yet (it does by 09:00 the next day, sometimes later).
+     */
+    public Uni<TradeBillLink> tradeBill(LocalDate billDate) {
+        AlipayDataDataserviceBillDownloadurlQueryModel model = new AlipayDataDataserviceBillDownloadurlQueryModel();
+        model.setBillType("trade");
+        model.setBillDate(billDate.toString());
+        AlipayDataDataserviceBillDownloadurlQueryRequest request = new AlipayDataDataserviceBillDownloadurlQueryRequest();
+        request.setBizModel(model);
+        return call("bill", request, response -> AlipayReplies.tradeBill(response.getCode(), response.getSubCode(),
+                response.getBillDownloadUrl()));
     }
 
     /**

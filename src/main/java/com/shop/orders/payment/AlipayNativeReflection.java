@@ -2,6 +2,7 @@ package com.shop.orders.payment;
 
 import com.alipay.api.AlipayObject;
 import com.alipay.api.AlipayResponse;
+import com.alipay.api.domain.AlipayDataDataserviceBillDownloadurlQueryModel;
 import com.alipay.api.domain.AlipayOpenAppAlipaycertDownloadModel;
 import com.alipay.api.domain.AlipayTradeCancelModel;
 import com.alipay.api.domain.AlipayTradeCloseModel;
@@ -39,12 +40,14 @@ import com.alipay.api.domain.TradeFundBill;
 import com.alipay.api.domain.TradeSettleDetail;
 import com.alipay.api.domain.TradeSettleInfo;
 import com.alipay.api.domain.VoucherDetail;
+import com.alipay.api.request.AlipayDataDataserviceBillDownloadurlQueryRequest;
 import com.alipay.api.request.AlipayOpenAppAlipaycertDownloadRequest;
 import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
+import com.alipay.api.response.AlipayDataDataserviceBillDownloadurlQueryResponse;
 import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
 import com.alipay.api.response.AlipayTradeCancelResponse;
 import com.alipay.api.response.AlipayTradeCloseResponse;
@@ -63,7 +66,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * the calls would fail or come back with empty fields at run time, not at build time.
  *
  * <p>Listed: the calls of {@link AlipayGateway} (precreate, query, close, cancel, refund, and certificate mode's
- * certificate download) with their requests, responses and models, plus every domain class reachable from their fields
+ * certificate download, the trade bill's link) with their requests, responses and models, plus every domain class reachable from their fields
  * (computed with {@code javap} on alipay-sdk-java 4.40.734.ALL). Re-check when the SDK version
  * changes or {@link AlipayGateway} calls another API.
  */
@@ -72,6 +75,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayObject.class,
         AlipayResponse.class,
         // Requests
+        AlipayDataDataserviceBillDownloadurlQueryRequest.class,
         AlipayOpenAppAlipaycertDownloadRequest.class,
         AlipayTradeCancelRequest.class,
         AlipayTradeCloseRequest.class,
@@ -79,6 +83,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayTradeQueryRequest.class,
         AlipayTradeRefundRequest.class,
         // Responses
+        AlipayDataDataserviceBillDownloadurlQueryResponse.class,
         AlipayOpenAppAlipaycertDownloadResponse.class,
         AlipayTradeCancelResponse.class,
         AlipayTradeCloseResponse.class,
@@ -86,6 +91,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayTradeQueryResponse.class,
         AlipayTradeRefundResponse.class,
         // Biz models written into biz_content
+        AlipayDataDataserviceBillDownloadurlQueryModel.class,
         AlipayOpenAppAlipaycertDownloadModel.class,
         AlipayTradeCancelModel.class,
         AlipayTradeCloseModel.class,

@@ -21,6 +21,8 @@ final class AlipayReplies {
     /** Alipay's "busy, call again with the same parameters". */
     static final String SYSTEM_ERROR = "ACQ.SYSTEM_ERROR";
     static final String SERVICE_UNAVAILABLE = "20000";
+    /** The bill of that day is not made yet (or never will be: a day before the app existed). */
+    static final String BILL_NOT_EXIST = "isp.bill_not_exist";
 
     /** What {@code alipay.trade.close} did. */
     enum CloseResult {
@@ -82,6 +84,14 @@ final class AlipayReplies {
     /** The outcome tag of a call in metrics: success, or what Alipay answered instead. */
     static String outcome(String code, String subCode) {
         return isSuccess(code) ? "success" : subCode == null ? String.valueOf(code) : subCode;
+    }
+
+    /** The bill's link; not published while Alipay answers that it has no bill for the day; null: refused. */
+    static TradeBillLink tradeBill(String code, String subCode, String url) {
+        if (isSuccess(code) && url != null && !url.isBlank()) {
+            return TradeBillLink.at(url);
+        }
+        return BILL_NOT_EXIST.equals(subCode) ? TradeBillLink.notPublished() : null;
     }
 
     static CloseResult close(String code, String subCode) {

@@ -34,22 +34,37 @@ public class TradeQuery {
                 .register(registry);
     }
 
-    /** True when Alipay has the money and the payment is now recorded. */
-    public Uni<Boolean> recordIfPaid(String orderNo) {
-        return alipay.query(orderNo).chain(trade -> trade.status().isPaid()
-                ? record(trade)
-                : Uni.createFrom().item(false));
+    /** What a query found, and what the payment paths made of it: no outcome when Alipay has no payment. */
+    public record Confirmed(Trade trade, PaymentConfirmation.Outcome outcome) {
+
+        /** Alipay has the money and this service records it as paid (now or before). */
+        public boolean recordedPaid() {
+            return outcome == PaymentConfirmation.Outcome.PAID_NOW || outcome == PaymentConfirmation.Outcome.ALREADY_PAID;
+        }
     }
 
-    private Uni<Boolean> record(Trade trade) {
+    /** True when Alipay has the money and the payment is now recorded. */
+    public Uni<Boolean> recordIfPaid(String orderNo) {
+        return confirmIfPaid(orderNo).map(Confirmed::recordedPaid);
+    }
+
+    /**
+     * Asks Alipay and hands a payment it reports to {@link PaymentConfirmation}, which pays a pending order, refunds
+     * the money of a closed one, and does nothing for a payment recorded before.
+     */
+    public Uni<Confirmed> confirmIfPaid(String orderNo) {
+        return alipay.query(orderNo).chain(trade -> trade.status().isPaid()
+                ? record(trade).map(outcome -> new Confirmed(trade, outcome))
+                : Uni.createFrom().item(new Confirmed(trade, null)));
+    }
+
+    private Uni<PaymentConfirmation.Outcome> record(Trade trade) {
         return confirmation.confirm(trade.paid(), PaymentConfirmation.Source.QUERY)
                 .invoke(outcome -> {
                     if (outcome == PaymentConfirmation.Outcome.PAID_NOW && trade.paidAt() != null) {
                         Duration delay = Duration.between(trade.paidAt(), clock.instant());
                         detection.record(delay.isNegative() ? Duration.ZERO : delay);
                     }
-                })
-                .map(outcome -> outcome == PaymentConfirmation.Outcome.PAID_NOW
-                        || outcome == PaymentConfirmation.Outcome.ALREADY_PAID);
+                });
     }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
  * {"dropNotifies":true,"latency":"200ms","methods":{"alipay.trade.query":{"code":"20000",
  * "msg":"Service Currently Unavailable","subCode":"ACQ.SYSTEM_ERROR","subMsg":"系统繁忙","times":2}}}
  * Certificate mode: {"alipayCertificate":"reissued"} (issued, reissued, foreign), {"appCertificateRenewed":true}.
+ * The trade bill: {"bill":{...}} (see {@link BillFaults}), replacing the bill's knobs set before.
  */
 public record FaultSettings(Boolean dropNotifies, String notifyDelay, String latency, Map<String, Method> methods,
-                            String alipayCertificate, Boolean appCertificateRenewed) {
+                            String alipayCertificate, Boolean appCertificateRenewed, BillFaults bill) {
 
     /**
      * One method's fault: an Alipay error (subCode, with code defaulting to 40004), an HTTP error status
@@ -51,6 +52,7 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
         Duration newNotifyDelay = notifyDelay == null ? null : duration(notifyDelay);
         Duration newLatency = latency == null ? null : duration(latency);
         SandboxFaults.AlipayCertificate certificate = alipayCertificate == null ? null : certificate(alipayCertificate);
+        BillFaults billFaults = bill == null ? null : bill.validated();
         Map<String, MethodFault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
@@ -75,6 +77,9 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
         if (appCertificateRenewed != null) {
             faults.appCertificateRenewed(appCertificateRenewed);
         }
+        if (billFaults != null) {
+            faults.bill(billFaults);
+        }
         armed.forEach((method, fault) -> {
             Integer times = methods.get(method) == null ? null : methods.get(method).times();
             if (fault == null) {
@@ -91,7 +96,7 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
         Map<String, Method> methods = new LinkedHashMap<>();
         faults.methodFaults().forEach((method, fault) -> methods.put(method, Method.of(fault, faults.remainingFaults(method))));
         return new FaultSettings(faults.notifiesDropped(), faults.notifyDelay().toString(), faults.latency().toString(), methods,
-                faults.alipayCertificate().name().toLowerCase(Locale.ROOT), faults.appCertificateRenewed());
+                faults.alipayCertificate().name().toLowerCase(Locale.ROOT), faults.appCertificateRenewed(), faults.bill());
     }
 
     private static SandboxFaults.AlipayCertificate certificate(String name) {

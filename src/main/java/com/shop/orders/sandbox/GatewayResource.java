@@ -4,6 +4,7 @@ import io.quarkus.arc.profile.IfBuildProfile;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import java.net.URI;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -34,7 +35,9 @@ public class GatewayResource {
     @Consumes(MediaType.WILDCARD)
     @NonBlocking
     public Uni<Response> call(@Context HttpServerRequest request, byte[] body) {
-        GatewayReply reply = gateway.handle(request.query(), body == null ? new byte[0] : body);
+        URI called = URI.create(request.absoluteURI());
+        String baseUrl = called.getScheme() + "://" + called.getRawAuthority() + "/sandbox/alipay";
+        GatewayReply reply = gateway.handle(request.query(), body == null ? new byte[0] : body, baseUrl);
         Response response = Response.status(reply.httpStatus())
                 .type(reply.contentType())
                 .entity(reply.body())

@@ -27,4 +27,8 @@ public interface SandboxConfig {
     /** Alipay refuses requests whose timestamp is further than this from its own clock. */
     @WithDefault("10m")
     Duration maxTimestampSkew();
+
+    /** How long a trade bill's download link works, as at Alipay. */
+    @WithDefault("30s")
+    Duration billLinkValidity();
 }

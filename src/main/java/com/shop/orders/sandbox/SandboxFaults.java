@@ -38,6 +38,7 @@ public class SandboxFaults {
     private final ConcurrentMap<String, Armed> byMethod = new ConcurrentHashMap<>();
     private volatile AlipayCertificate alipayCertificate = AlipayCertificate.ISSUED;
     private volatile boolean appCertificateRenewed;
+    private volatile BillFaults bill = BillFaults.NONE;
 
     /** While set, no notify is sent, not even a retry of an earlier one. */
     public void dropNotifies(boolean drop) {
@@ -87,6 +88,15 @@ public class SandboxFaults {
         return appCertificateRenewed;
     }
 
+    /** The trade bill's knobs, replacing the ones set before. */
+    public void bill(BillFaults faults) {
+        this.bill = faults.validated();
+    }
+
+    public BillFaults bill() {
+        return bill;
+    }
+
     /** Every call of the method (or {@link #ANY_METHOD}) gets the fault until cleared. */
     public void fail(String method, MethodFault fault) {
         byMethod.put(method, new Armed(fault, null));
@@ -132,6 +142,7 @@ public class SandboxFaults {
         byMethod.clear();
         alipayCertificate = AlipayCertificate.ISSUED;
         appCertificateRenewed = false;
+        bill = BillFaults.NONE;
     }
 
     /** The fault this call of the method gets, if any (one for its trade first); consumes one of a limited fault's calls. */

@@ -41,11 +41,12 @@ public class SandboxGateway {
     private final TradeMethods methods;
     private final SandboxFaults faults;
     private final SandboxConfig config;
+    private final TradeBills bills;
     private final String appId;
     private final boolean certificateMode;
 
     public SandboxGateway(SandboxKeys keys, SandboxTrades trades, TradeMethods methods, SandboxFaults faults,
-                         SandboxConfig config,
+                         SandboxConfig config, TradeBills bills,
                          @ConfigProperty(name = "shop.alipay.app-id", defaultValue = "2021000000000001") String appId,
                          @ConfigProperty(name = "shop.alipay.sign-mode", defaultValue = "public-key") SignMode signMode) {
         this.keys = keys;
@@ -53,12 +54,16 @@ public class SandboxGateway {
         this.methods = methods;
         this.faults = faults;
         this.config = config;
+        this.bills = bills;
         this.appId = appId;
         this.certificateMode = signMode == SignMode.CERTIFICATE;
     }
 
-    /** @param rawQuery the query string as received, still URL-encoded; @param body the form body bytes */
-    GatewayReply handle(String rawQuery, byte[] body) {
+    /**
+     * @param rawQuery the query string as received, still URL-encoded; @param body the form body bytes;
+     * @param baseUrl where this sandbox is reached ({@code …/sandbox/alipay}), for the links it hands out
+     */
+    GatewayReply handle(String rawQuery, byte[] body, String baseUrl) {
         Instant now = Instant.now();
         Duration latency = faults.latency();
         String charsetName = Optional.ofNullable(FormEncoding.rawValue(rawQuery, "charset"))
@@ -104,7 +109,11 @@ public class SandboxGateway {
         }
         Map<String, Object> node;
         try {
-            node = SandboxCertificates.DOWNLOAD_METHOD.equals(method) ? certificateDownload(call) : methods.answer(call);
+            node = switch (method) {
+                case SandboxCertificates.DOWNLOAD_METHOD -> certificateDownload(call);
+                case TradeBills.METHOD -> bills.downloadUrl(call, baseUrl);
+                default -> methods.answer(call);
+            };
         } catch (TradeRejected rejected) {
             node = AlipayAnswers.businessFailed(rejected);
         }
@@ -196,7 +205,8 @@ public class SandboxGateway {
     }
 
     private static boolean served(String method) {
-        return TradeMethods.METHODS.contains(method) || SandboxCertificates.DOWNLOAD_METHOD.equals(method);
+        return TradeMethods.METHODS.contains(method) || SandboxCertificates.DOWNLOAD_METHOD.equals(method)
+                || TradeBills.METHOD.equals(method);
     }
 
     private JsonNode bizContent(String text) {

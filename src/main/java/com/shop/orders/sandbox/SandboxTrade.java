@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -25,6 +27,9 @@ final class SandboxTrade {
 
     record Refund(BigDecimal amount, Instant at) {
     }
+
+    /** The refund a cancel of a paid trade makes: it has no out_request_no. */
+    private static final String CANCEL_REFUND = "";
 
     /** Result of a refund call; fundChanged is false when the out_request_no was already refunded. */
     record RefundOutcome(boolean fundChanged, BigDecimal refundedTotal, Instant refundedAt) {
@@ -138,6 +143,8 @@ final class SandboxTrade {
             case AWAITING_SCAN, WAIT_BUYER_PAY -> closeBecause("cancelled by merchant");
             case TRADE_SUCCESS -> {
                 refunded = totalAmount;
+                // Alipay's bill lists a cancel's refund like any other, without a request number.
+                refundsByRequestNo.put(CANCEL_REFUND, new Refund(totalAmount, now));
                 closeBecause("cancelled by merchant, refunded");
             }
             case TRADE_CLOSED -> {
@@ -171,6 +178,22 @@ final class SandboxTrade {
             closeBecause("fully refunded");
         }
         return new RefundOutcome(true, refunded, now);
+    }
+
+    /** This trade's rows in the trade bill of the day from {@code dayStart} (inclusive) to {@code dayEnd}. */
+    synchronized List<BillLine> billLines(Instant dayStart, Instant dayEnd) {
+        List<BillLine> lines = new ArrayList<>();
+        if (paidAt != null && !paidAt.isBefore(dayStart) && paidAt.isBefore(dayEnd)) {
+            lines.add(new BillLine(tradeNo, outTradeNo, BillLine.Type.PAYMENT, subject, scannedAt, paidAt,
+                    totalAmount, totalAmount, ""));
+        }
+        refundsByRequestNo.forEach((requestNo, refund) -> {
+            if (!refund.at().isBefore(dayStart) && refund.at().isBefore(dayEnd)) {
+                lines.add(new BillLine(tradeNo, outTradeNo, BillLine.Type.REFUND, subject, scannedAt, refund.at(),
+                        totalAmount, refund.amount().negate(), requestNo));
+            }
+        });
+        return lines;
     }
 
     synchronized void recordNotifyAttempt() {

@@ -77,6 +77,11 @@ public class SandboxTrades {
         });
     }
 
+    /** Every trade, for the bill. */
+    List<SandboxTrade> all() {
+        return List.copyOf(byOutTradeNo.values());
+    }
+
     Optional<SandboxTrade> byOutTradeNo(String outTradeNo) {
         return Optional.ofNullable(byOutTradeNo.get(outTradeNo));
     }

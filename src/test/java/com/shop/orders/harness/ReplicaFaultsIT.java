@@ -38,7 +38,8 @@ import io.restassured.http.ContentType;
  * sandbox as everyone's gateway. Each scenario drives a stream of orders through the round-robin front (paid,
  * paid with the notify lost, cancelled by the member, left to expire), injects one kind of fault while the stream
  * runs, waits until every order is decided, and then checks design.md's invariants by SQL, against the sandbox's
- * trades and against the "order paid" events on the broker. A table per scenario is printed at the end (and
+ * trades and against the "order paid" events on the broker, and reconciles the day against the sandbox's trade
+ * bill, which must find no difference (the scenarios inject none). A table per scenario is printed at the end (and
  * written to target/replica-faults/report-*.txt).
  *
  * <p>{@code -Dreplicas.scale=full} runs longer streams and longer faults; the default is the reduced CI size.
@@ -296,6 +297,7 @@ class ReplicaFaultsIT {
 
     private void scenario(String name, boolean duplicateNotifies, Duration baseBound, Fault fault) throws Exception {
         String tag = "s" + (++scenarioNumber);
+        Instant began = Instant.now();
         int expected = (int) Math.ceil(SCALE.ordersPerSecond() * SCALE.stream().toSeconds());
         List<Long> skus = stack.createSkus(3, Math.max(12, expected), "9.90");
         long hot = stack.createSku(Math.max(4, expected / 6), "19.90");
@@ -338,6 +340,7 @@ class ReplicaFaultsIT {
             result = Invariants.check(stack, placed, allSkus, events, bound);
         }
         List<String> violations = new ArrayList<>(result.violations());
+        violations.addAll(DayReconciliation.violationsSince(stack, began));
         violations.addAll(faults.violations());
         violations.addAll(stream.unexpected());
         if (placed.size() < expected / 3) {

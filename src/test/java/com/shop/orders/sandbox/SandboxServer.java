@@ -38,7 +38,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  *
  * <p>Endpoints: {@code POST /sandbox/alipay/gateway.do}, {@code POST /sandbox/alipay/buyer/{scan,pay}},
  * {@code GET|PUT|DELETE /sandbox/alipay/faults}, {@code GET /sandbox/alipay/trades[/{outTradeNo}]},
- * {@code GET /sandbox/alipay/calls?method=&outTradeNo=}.
+ * {@code GET /sandbox/alipay/calls?method=&outTradeNo=}, {@code GET /sandbox/alipay/bills/{token}} (trade bill links).
  */
 public final class SandboxServer implements AutoCloseable {
 
@@ -54,6 +54,7 @@ public final class SandboxServer implements AutoCloseable {
     private final SandboxTrades trades = new SandboxTrades();
     private final SandboxFaults faults = new SandboxFaults();
     private final SandboxGateway gateway;
+    private final TradeBills bills;
     private final SandboxBuyer buyer;
     private final NotifySender notifier;
 
@@ -68,13 +69,15 @@ public final class SandboxServer implements AutoCloseable {
         SandboxConfig settings = config.getConfigMapping(SandboxConfig.class);
         TradeMethods methods = new TradeMethods(trades, settings);
         this.signMode = signMode;
-        this.gateway = new SandboxGateway(keys, trades, methods, faults, settings, APP_ID, signMode);
+        this.bills = new TradeBills(trades, faults, settings);
+        this.gateway = new SandboxGateway(keys, trades, methods, faults, settings, bills, APP_ID, signMode);
         this.notifier = new NotifySender(keys, faults, settings, APP_ID);
         this.buyer = new SandboxBuyer(trades, notifier);
         this.server = server;
         server.setExecutor(handlers);
         server.createContext(ROOT + "/gateway.do", this::gateway);
         server.createContext(ROOT + "/buyer/", this::buyer);
+        server.createContext(ROOT + TradeBills.DOWNLOAD_PATH, this::bill);
         server.createContext(ROOT + "/faults", this::faults);
         server.createContext(ROOT + "/trades", this::trades);
         server.createContext(ROOT + "/calls", this::calls);
@@ -203,12 +206,22 @@ public final class SandboxServer implements AutoCloseable {
 
     private void gateway(HttpExchange exchange) throws IOException {
         byte[] body = read(exchange);
-        GatewayReply reply = gateway.handle(exchange.getRequestURI().getRawQuery(), body);
+        GatewayReply reply = gateway.handle(exchange.getRequestURI().getRawQuery(), body, baseUrl());
         Runnable send = () -> answer(exchange, reply.httpStatus(), reply.contentType(), reply.body());
         if (reply.delay().isZero()) {
             send.run();
         } else {
             delays.schedule(send, reply.delay().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void bill(HttpExchange exchange) throws IOException {
+        String token = exchange.getRequestURI().getPath().substring((ROOT + TradeBills.DOWNLOAD_PATH).length());
+        java.util.Optional<byte[]> zip = bills.download(token);
+        if (zip.isEmpty()) {
+            answer(exchange, 404, "text/plain;charset=utf-8", "no such bill, or its link has expired".getBytes(StandardCharsets.UTF_8));
+        } else {
+            answer(exchange, 200, "application/zip", zip.get());
         }
     }
 

@@ -1,0 +1,13 @@
+package com.shop.orders.reconciliation;
+
+import java.time.Instant;
+import java.time.LocalDate;
+
+/**
+ * A date's reconciliation as stored: DUE (waiting for its time), RUNNING (one replica holds it), FAILED (tried again
+ * at {@code nextAttemptAt}, {@code lastError} says why) or DONE.
+ */
+public record ReconciliationRun(LocalDate billDate, String status, int attempts, Instant nextAttemptAt,
+        Instant startedAt, Instant finishedAt, String lastError, Integer billPayments, Integer billRefunds,
+        Integer differences) {
+}

@@ -1,0 +1,239 @@
+package com.shop.orders.reconciliation;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.shop.orders.common.Backoff;
+import com.shop.orders.common.Sql;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The reconciliation's tables: a run per date, claimed by one replica at a time with a conditional UPDATE and a
+ * lease, and the differences found, unique per date, kind and entry so that a rerun stores nothing twice.
+ */
+@ApplicationScoped
+public class ReconciliationStore {
+
+    private static final String RUN_COLUMNS = "bill_date, status, attempts, next_attempt_at, started_at, finished_at, "
+            + "last_error, bill_payments, bill_refunds, differences";
+    private static final String DIFFERENCE_COLUMNS = "id, bill_date, kind, out_trade_no, order_id, trade_no, "
+            + "bill_amount, recorded_amount, detail, found_at, settlement, settled_at, note";
+    private static final String RECORD_COLUMNS = "o.id, o.order_no, o.status, o.total_amount, p.status AS payment_status, "
+            + "p.trade_no, p.paid_amount, p.paid_at, p.refund_amount, p.refunded_at";
+    /** Order numbers per IN list. */
+    private static final int CHUNK = 500;
+
+    private final Pool pool;
+    private final Backoff backoff;
+    private final Duration lease;
+
+    public ReconciliationStore(Pool pool, ReconciliationConfig config) {
+        this.pool = pool;
+        this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
+        this.lease = config.lease();
+    }
+
+    /** The date's run, created DUE from {@code dueAt} if there is none. */
+    Uni<Void> ensure(LocalDate date, Instant dueAt) {
+        return pool.preparedQuery("INSERT IGNORE INTO reconciliation_run (bill_date, status, next_attempt_at) "
+                + "VALUES (?, 'DUE', ?)").execute(Tuple.of(date, Sql.utc(dueAt))).replaceWithVoid();
+    }
+
+    /** Dates due now: waiting or failed with their time come, or held by a replica whose lease ran out. */
+    Uni<List<LocalDate>> due(Instant now) {
+        return pool.preparedQuery("SELECT bill_date FROM reconciliation_run WHERE (status IN ('DUE', 'FAILED') AND "
+                + "next_attempt_at <= ?) OR (status = 'RUNNING' AND lease_until < ?) ORDER BY bill_date LIMIT 10")
+                .execute(Tuple.of(Sql.utc(now), Sql.utc(now)))
+                .map(rows -> {
+                    List<LocalDate> dates = new ArrayList<>();
+                    rows.forEach(row -> dates.add(row.getLocalDate(0)));
+                    return dates;
+                });
+    }
+
+    /**
+     * Takes the date for this replica, unless another holds it; {@code onlyWhenDue}: and only if its time has come
+     * (the job), otherwise whatever its state (an admin's run, a rerun of a done date).
+     */
+    Uni<Boolean> claim(LocalDate date, Instant now, boolean onlyWhenDue) {
+        String when = onlyWhenDue
+                ? "((status IN ('DUE', 'FAILED') AND next_attempt_at <= ?) OR (status = 'RUNNING' AND lease_until < ?))"
+                : "(status <> 'RUNNING' OR lease_until < ?)";
+        Tuple params = Tuple.of(Sql.utc(now.plus(lease)), Sql.utc(now), date, Sql.utc(now));
+        if (onlyWhenDue) {
+            params.addValue(Sql.utc(now));
+        }
+        Uni<Void> exists = onlyWhenDue ? Uni.createFrom().voidItem() : ensure(date, now);
+        return exists.chain(() -> pool.preparedQuery("UPDATE reconciliation_run SET status = 'RUNNING', "
+                + "attempts = attempts + 1, lease_until = ?, started_at = ? WHERE bill_date = ? AND " + when)
+                .execute(params)
+                .map(result -> result.rowCount() == 1));
+    }
+
+    Uni<Void> done(LocalDate date, TradeBill bill, Instant now) {
+        return pool.preparedQuery("UPDATE reconciliation_run SET status = 'DONE', finished_at = ?, lease_until = NULL, "
+                + "last_error = NULL, bill_payments = ?, bill_refunds = ?, differences = (SELECT COUNT(*) FROM "
+                + "reconciliation_difference WHERE bill_date = ?) WHERE bill_date = ?")
+                .execute(Tuple.of(Sql.utc(now), (int) bill.payments(), (int) bill.refunds(), date, date))
+                .replaceWithVoid();
+    }
+
+    /** Failed: tried again after the backoff of its attempts so far. */
+    Uni<Void> failed(LocalDate date, String reason, Instant now) {
+        List<Object> params = new ArrayList<>(backoff.sqlParams(now));
+        params.add(Sql.utc(now));
+        params.add(reason.length() > 500 ? reason.substring(0, 500) : reason);
+        params.add(date);
+        return pool.preparedQuery("UPDATE reconciliation_run SET status = 'FAILED', next_attempt_at = "
+                + backoff.sqlAfter("attempts - 1") + ", finished_at = ?, lease_until = NULL, last_error = ? "
+                + "WHERE bill_date = ?")
+                .execute(Tuple.from(params))
+                .replaceWithVoid();
+    }
+
+    Uni<ReconciliationRun> run(LocalDate date) {
+        return pool.preparedQuery("SELECT " + RUN_COLUMNS + " FROM reconciliation_run WHERE bill_date = ?")
+                .execute(Tuple.of(date))
+                .map(rows -> rows.size() == 0 ? null : run(rows.iterator().next()));
+    }
+
+    /** What the service recorded of these orders, by order number. */
+    Uni<Map<String, RecordedPayment>> recorded(Collection<String> orderNos) {
+        List<String> all = List.copyOf(orderNos);
+        List<List<String>> chunks = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += CHUNK) {
+            chunks.add(all.subList(i, Math.min(all.size(), i + CHUNK)));
+        }
+        return Multi.createFrom().iterable(chunks)
+                .onItem().transformToUniAndConcatenate(chunk -> pool.preparedQuery("SELECT " + RECORD_COLUMNS
+                        + " FROM orders o LEFT JOIN payment p ON p.order_id = o.id WHERE o.order_no IN ("
+                        + Sql.placeholders(chunk.size()) + ")").execute(Tuple.from(List.<Object>copyOf(chunk))))
+                .collect().in(LinkedHashMap<String, RecordedPayment>::new, (map, rows) -> rows
+                        .forEach(row -> map.put(row.getString("order_no"), recorded(row))));
+    }
+
+    /** Payments that came in, or were refunded, from {@code start} (inclusive) to {@code end}. */
+    Uni<List<RecordedPayment>> recordedBetween(Instant start, Instant end) {
+        return pool.preparedQuery("SELECT " + RECORD_COLUMNS + " FROM payment p JOIN orders o ON o.id = p.order_id "
+                + "WHERE p.paid_at >= ? AND p.paid_at < ? UNION SELECT " + RECORD_COLUMNS + " FROM payment p JOIN "
+                + "orders o ON o.id = p.order_id WHERE p.refunded_at >= ? AND p.refunded_at < ?")
+                .execute(Tuple.of(Sql.utc(start), Sql.utc(end), Sql.utc(start), Sql.utc(end)))
+                .map(rows -> {
+                    List<RecordedPayment> recorded = new ArrayList<>();
+                    rows.forEach(row -> recorded.add(recorded(row)));
+                    return recorded;
+                });
+    }
+
+    /** Stores the difference unless the same one is stored already; true when it is new. */
+    Uni<Boolean> add(LocalDate date, FoundDifference found, Instant now) {
+        return pool.preparedQuery("INSERT IGNORE INTO reconciliation_difference (bill_date, kind, out_trade_no, "
+                + "entry_key, order_id, trade_no, bill_amount, recorded_amount, detail, found_at) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                .execute(Tuple.from(Arrays.asList(date, found.kind().name(), found.outTradeNo(), found.entryKey(),
+                        found.orderId(), found.tradeNo(), found.billAmount(), found.recordedAmount(),
+                        truncated(found.detail()), Sql.utc(now))))
+                .map(result -> result.rowCount() == 1);
+    }
+
+    /** The date's differences of this kind that nobody has settled. */
+    Uni<List<Difference>> unsettled(LocalDate date, DifferenceKind kind) {
+        return differences("WHERE bill_date = ? AND kind = ? AND settlement IS NULL ORDER BY id",
+                Tuple.of(date, kind.name()));
+    }
+
+    Uni<List<Difference>> ofDate(LocalDate date) {
+        return differences("WHERE bill_date = ? ORDER BY id", Tuple.of(date));
+    }
+
+    /** Every difference nobody has settled, oldest date first. */
+    Uni<List<Difference>> open(int limit) {
+        return differences("WHERE settlement IS NULL ORDER BY bill_date, id LIMIT ?", Tuple.of(limit));
+    }
+
+    Uni<Difference> difference(long id) {
+        return differences("WHERE id = ?", Tuple.of(id)).map(found -> found.isEmpty() ? null : found.get(0));
+    }
+
+    /** Settles an unsettled difference; false when it was settled already (or is not there). */
+    Uni<Boolean> settle(long id, Difference.Settlement settlement, String note, Instant now) {
+        return pool.preparedQuery("UPDATE reconciliation_difference SET settlement = ?, settled_at = ?, note = ? "
+                + "WHERE id = ? AND settlement IS NULL")
+                .execute(Tuple.of(settlement.name(), Sql.utc(now), truncated(note), id))
+                .map(result -> result.rowCount() == 1);
+    }
+
+    /** Notes what the last attempt to settle found, leaving the difference flagged. */
+    Uni<Void> note(long id, String note) {
+        return pool.preparedQuery("UPDATE reconciliation_difference SET note = ? WHERE id = ? AND settlement IS NULL")
+                .execute(Tuple.of(truncated(note), id))
+                .replaceWithVoid();
+    }
+
+    /** Unsettled differences by kind, every kind present. */
+    Uni<Map<DifferenceKind, Long>> unsettledByKind() {
+        return pool.query("SELECT kind, COUNT(*) FROM reconciliation_difference WHERE settlement IS NULL GROUP BY kind")
+                .execute()
+                .map(rows -> {
+                    Map<DifferenceKind, Long> counts = new EnumMap<>(DifferenceKind.class);
+                    for (DifferenceKind kind : DifferenceKind.values()) {
+                        counts.put(kind, 0L);
+                    }
+                    rows.forEach(row -> counts.put(DifferenceKind.valueOf(row.getString(0)), row.getLong(1)));
+                    return counts;
+                });
+    }
+
+    private Uni<List<Difference>> differences(String where, Tuple params) {
+        return pool.preparedQuery("SELECT " + DIFFERENCE_COLUMNS + " FROM reconciliation_difference " + where)
+                .execute(params)
+                .map(ReconciliationStore::differences);
+    }
+
+    private static List<Difference> differences(RowSet<Row> rows) {
+        List<Difference> differences = new ArrayList<>();
+        for (Row row : rows) {
+            differences.add(new Difference(row.getLong("id"), row.getLocalDate("bill_date"),
+                    DifferenceKind.valueOf(row.getString("kind")), row.getString("out_trade_no"),
+                    row.getLong("order_id"), row.getString("trade_no"), row.getBigDecimal("bill_amount"),
+                    row.getBigDecimal("recorded_amount"), row.getString("detail"),
+                    Sql.instant(row.getLocalDateTime("found_at")), row.getString("settlement"),
+                    Sql.instant(row.getLocalDateTime("settled_at")), row.getString("note")));
+        }
+        return differences;
+    }
+
+    private static ReconciliationRun run(Row row) {
+        return new ReconciliationRun(row.getLocalDate("bill_date"), row.getString("status"), row.getInteger("attempts"),
+                Sql.instant(row.getLocalDateTime("next_attempt_at")), Sql.instant(row.getLocalDateTime("started_at")),
+                Sql.instant(row.getLocalDateTime("finished_at")), row.getString("last_error"),
+                row.getInteger("bill_payments"), row.getInteger("bill_refunds"), row.getInteger("differences"));
+    }
+
+    private static RecordedPayment recorded(Row row) {
+        return new RecordedPayment(row.getLong("id"), row.getString("order_no"), row.getString("status"),
+                row.getBigDecimal("total_amount"), row.getString("payment_status"), row.getString("trade_no"),
+                row.getBigDecimal("paid_amount"), Sql.instant(row.getLocalDateTime("paid_at")),
+                row.getBigDecimal("refund_amount"), Sql.instant(row.getLocalDateTime("refunded_at")));
+    }
+
+    private static String truncated(String text) {
+        return text == null || text.length() <= 500 ? text : text.substring(0, 497) + "...";
+    }
+}
