@@ -2,6 +2,10 @@ package com.shop.orders.harness;
 
 import static io.restassured.RestAssured.given;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -24,6 +28,34 @@ final class DayReconciliation {
     private static final ZoneId ALIPAY_DAY = ZoneId.of("Asia/Shanghai");
 
     private DayReconciliation() {
+    }
+
+    /**
+     * The replicas' own daily job: every day of the week before whose bill was due ({@code bills-from}, 09:30 China
+     * time, the day after) has been reconciled, each by one claim of one replica (three started at once).
+     */
+    static List<String> pastDaysNotReconciledOnce(ServiceStack stack) throws SQLException {
+        Instant now = Instant.now();
+        LocalDate today = LocalDate.now(ALIPAY_DAY);
+        List<String> violations = new ArrayList<>();
+        try (Connection connection = stack.connect();
+                PreparedStatement query = connection.prepareStatement(
+                        "SELECT status, attempts FROM reconciliation_run WHERE bill_date = ?")) {
+            for (LocalDate day = today.minusDays(7); day.isBefore(today); day = day.plusDays(1)) {
+                if (day.plusDays(1).atTime(9, 30).atZone(ALIPAY_DAY).toInstant().isAfter(now)) {
+                    continue;
+                }
+                query.setObject(1, day);
+                try (ResultSet row = query.executeQuery()) {
+                    if (!row.next()) {
+                        violations.add(day + " was never reconciled by the replicas' job");
+                    } else if (!"DONE".equals(row.getString(1)) || row.getInt(2) != 1) {
+                        violations.add(day + ": " + row.getString(1) + " after " + row.getInt(2) + " claims, not DONE after one");
+                    }
+                }
+            }
+        }
+        return violations;
     }
 
     /** Reconciles the Alipay days from {@code since} to now (one, or two across midnight, China time). */

@@ -289,6 +289,17 @@ class ReplicaFaultsIT {
         }
     }
 
+    /**
+     * Three replicas started at once each run the daily reconciliation's job and catch up the week before: each day
+     * is claimed and reconciled by one of them, once.
+     */
+    @Test
+    @Order(8)
+    void theReplicasReconcileEachDayOfTheWeekBeforeOnce() throws Exception {
+        List<String> violations = DayReconciliation.pastDaysNotReconciledOnce(stack);
+        assertTrue(violations.isEmpty(), String.join("\n", violations));
+    }
+
     // ------------------------------------------------------------------------------------------------------
 
     private void scenario(String name, boolean duplicateNotifies, Fault fault) throws Exception {
