@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.LocalDate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -31,7 +32,7 @@ public class BillDownload {
     }
 
     /** The bill behind the link; fails with the reason when it cannot be had or used. */
-    Uni<TradeBill> fetch(String url, java.time.LocalDate date) {
+    Uni<TradeBill> fetch(String url, LocalDate date) {
         long max = config.maxBillSize().asLongValue();
         return MutinyBridge.backOnContext(Uni.createFrom()
                 .item(() -> TradeBillParser.parse(download(url, max), date, config.zone(), max * 10))

@@ -1,5 +1,6 @@
 package com.shop.orders.reconciliation;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -99,7 +100,7 @@ public final class BillMatcher {
     }
 
     private static FoundDifference found(DifferenceKind kind, BillEntry entry, RecordedPayment recorded,
-            java.math.BigDecimal recordedAmount, String detail) {
+            BigDecimal recordedAmount, String detail) {
         String key = entry.kind().name().toLowerCase() + ":" + entry.tradeNo() + ":" + entry.requestNo();
         return new FoundDifference(kind, entry.outTradeNo(), key, recorded == null ? null : recorded.orderId(),
                 entry.tradeNo(), entry.amount(), recordedAmount, detail);

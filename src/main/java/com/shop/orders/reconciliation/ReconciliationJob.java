@@ -24,6 +24,7 @@ public class ReconciliationJob {
         this.config = config;
     }
 
+    // The first pass a few seconds after start, not during it: a replica's catch-up then competes with nothing.
     @Scheduled(identity = "reconciliation", every = "${shop.reconciliation.check-every}", delayed = "10s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduled() {

@@ -1,5 +1,6 @@
 package com.shop.orders.reconciliation;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -16,6 +17,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -65,9 +67,9 @@ public class ReconciliationResource {
 
     private final Reconciliation reconciliation;
     private final ReconciliationConfig config;
-    private final java.time.Clock clock;
+    private final Clock clock;
 
-    public ReconciliationResource(Reconciliation reconciliation, ReconciliationConfig config, java.time.Clock clock) {
+    public ReconciliationResource(Reconciliation reconciliation, ReconciliationConfig config, Clock clock) {
         this.reconciliation = reconciliation;
         this.config = config;
         this.clock = clock;
@@ -135,7 +137,7 @@ public class ReconciliationResource {
             + "of every day, oldest day first (at most 500).")
     @APIResponse(responseCode = "200", description = "The unsettled differences",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
-                    schema = @Schema(implementation = Difference.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY),
+                    schema = @Schema(implementation = Difference.class, type = SchemaType.ARRAY),
                     examples = @ExampleObject(name = "open", value = "[" + """
                             {"id":9,"billDate":"2026-12-01","kind":"UNKNOWN_TRADE","outTradeNo":"X20261201000001",\
                             "orderId":null,"tradeNo":"2026120122001456780011112222","billAmount":12.00,\

@@ -14,7 +14,7 @@ import java.util.Map;
  * @param drop    rows left out: every row of the out_trade_no, or only its payment or refund rows
  * @param amounts a payment's order amount (and money received) written as this instead
  * @param add     rows of trades the sandbox never had (a trade_no is made up when none is given)
- * @param damage  none, truncated (the detail file stops mid-table), utf8 (files not in GBK), not-zip
+ * @param damage  none, truncated (the detail file stops after its header line), utf8 (files not in GBK), not-zip
  */
 public record BillFaults(Boolean late, List<Row> drop, Map<String, String> amounts, List<Row> add, String damage) {
 
