@@ -33,6 +33,11 @@ public class BodySizeLimit {
                 "detail", "The request body is larger than " + this.maxBodySize + " bytes"));
     }
 
+    /** quarkus.http.limits.max-body-size, in bytes. */
+    public long maxBodySize() {
+        return maxBodySize;
+    }
+
     void install(@Observes Router router) {
         router.route().order(-100).handler(this::rejectOversized);
     }

@@ -34,6 +34,11 @@ public class ProblemException extends RuntimeException {
                 Violations.extension(List.of(new Violations.Violation(field, message))));
     }
 
+    /** The problem as answered for a request to this path. */
+    public Problem problem(String instance) {
+        return Problem.of(status, title, getMessage(), instance).with(extensions);
+    }
+
     public int status() {
         return status;
     }

@@ -29,7 +29,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e, UriInfo uri) {
-        return Problem.of(e.status(), e.title(), e.getMessage(), uri.getPath()).with(e.extensions()).toResponse();
+        return e.problem(uri.getPath()).toResponse();
     }
 
     @ServerExceptionMapper

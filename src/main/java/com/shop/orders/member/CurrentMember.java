@@ -17,10 +17,18 @@ public class CurrentMember {
     }
 
     public String id() {
-        String subject = token.getSubject();
-        if (subject == null || subject.isBlank()) {
+        if (!hasSubject(token)) {
             throw new UnauthorizedException("Token has no subject");
         }
-        return subject;
+        return token.getSubject();
+    }
+
+    /** Whether a verified token names a member: the role and a subject to act for. */
+    public static boolean namesMember(JsonWebToken token) {
+        return hasSubject(token) && token.getGroups().contains(Roles.MEMBER);
+    }
+
+    private static boolean hasSubject(JsonWebToken token) {
+        return token.getSubject() != null && !token.getSubject().isBlank();
     }
 }

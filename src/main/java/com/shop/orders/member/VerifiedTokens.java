@@ -53,6 +53,14 @@ public class VerifiedTokens extends DefaultJWTParser {
         return fresh;
     }
 
+    /**
+     * The token if this instance has verified it before and it is still valid, else null. Never verifies: for a
+     * shortcut that leaves every other token to the security layer.
+     */
+    public JsonWebToken verifiedBefore(String token) {
+        return verified.getIfPresent(token);
+    }
+
     /** Kept until the token's expiry or the end of its allowed age (seconds, null: none), whichever comes first. */
     private record UntilInvalid(Long maxAgeSeconds) implements Expiry<String, JsonWebToken> {
 

@@ -84,7 +84,10 @@ public class OrderPlacement {
      * one created (also when both run at once); the same key with another body is refused.
      */
     public Uni<PlacedOrder> place(String memberId, PlaceOrderRequest request, String idempotencyKey) {
-        checkLimits(request);
+        ProblemException outOfLimits = outOfLimits(request);
+        if (outOfLimits != null) {
+            throw outOfLimits;
+        }
         // Only a retry with the same key is compared with the first request.
         String requestHash = idempotencyKey == null ? null : hash(request);
         List<Long> skuIds = request.items().stream().map(PlaceOrderRequest.Line::skuId).toList();
@@ -204,21 +207,33 @@ public class OrderPlacement {
                 requestHash, lines);
     }
 
-    private void checkLimits(PlaceOrderRequest request) {
+    /**
+     * The SKU of a request that the placement would refuse from memory, or null: a request within the configured
+     * limits naming a SKU remembered sold out within the bound. For {@link SoldOutFastPath}, which leaves every other
+     * request, and every re-check past the bound, to {@link #place}.
+     */
+    Long soldOutFromMemory(PlaceOrderRequest request) {
+        return outOfLimits(request) != null ? null
+                : soldOut.soldOutWithinBound(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList());
+    }
+
+    /** Why the request is outside the configured limits (400), or null. */
+    private ProblemException outOfLimits(PlaceOrderRequest request) {
         if (request.items().size() > config.maxLines()) {
-            throw ProblemException.invalid("items", "at most " + config.maxLines() + " lines per order");
+            return ProblemException.invalid("items", "at most " + config.maxLines() + " lines per order");
         }
         Set<Long> seen = new HashSet<>();
         for (int i = 0; i < request.items().size(); i++) {
             PlaceOrderRequest.Line line = request.items().get(i);
             if (line.quantity() > config.maxQuantity()) {
-                throw ProblemException.invalid("items[" + i + "].quantity", "must be at most " + config.maxQuantity());
+                return ProblemException.invalid("items[" + i + "].quantity", "must be at most " + config.maxQuantity());
             }
             if (!seen.add(line.skuId())) {
-                throw ProblemException.invalid("items[" + i + "].skuId",
+                return ProblemException.invalid("items[" + i + "].skuId",
                         "SKU " + line.skuId() + " appears in more than one line");
             }
         }
+        return null;
     }
 
     /** Identifies the request's content, so that a reused key with a different body is refused. */

@@ -42,7 +42,7 @@ import com.shop.orders.member.Roles;
 import io.smallrye.mutiny.Uni;
 
 /** A member's own orders. Another member's order is answered as not found. */
-@Path("/api/orders")
+@Path(OrderResource.PATH)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.MEMBER)
 @Tag(name = ApiContract.ORDERS)
@@ -52,6 +52,8 @@ import io.smallrye.mutiny.Uni;
 @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
 @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
 public class OrderResource {
+
+    static final String PATH = "/api/orders";
 
     /** An order as every order endpoint answers it. */
     public static final String ORDER_EXAMPLE = """

@@ -28,16 +28,14 @@ public class SoldOutSkus {
     private final Map<Long, Long> soldOutAtNanos = new ConcurrentHashMap<>();
     private final long memoryNanos;
     private final Counter fromMemory;
+    private final Counter fromMemoryOverHttp;
     private final Counter fromDatabase;
 
     public SoldOutSkus(OrderConfig config, MeterRegistry registry) {
         this.memoryNanos = config.soldOutMemory().toNanos();
-        this.fromMemory = Counter.builder("orders.sold.out.answers").tag("from", "memory")
-                .description("Placements answered insufficient stock, from memory or by the database")
-                .register(registry);
-        this.fromDatabase = Counter.builder("orders.sold.out.answers").tag("from", "database")
-                .description("Placements answered insufficient stock, from memory or by the database")
-                .register(registry);
+        this.fromMemory = answers(registry, "memory", "rest");
+        this.fromMemoryOverHttp = answers(registry, "memory", "http");
+        this.fromDatabase = answers(registry, "database", "rest");
     }
 
     /**
@@ -68,6 +66,28 @@ public class SoldOutSkus {
         return null;
     }
 
+    /** Whether any SKU is remembered sold out: while none is, no placement can be answered from memory. */
+    boolean anyRemembered() {
+        return !soldOutAtNanos.isEmpty();
+    }
+
+    /**
+     * The first of these SKUs remembered sold out within the bound, or null. Unlike {@link #firstSoldOut} it never
+     * claims the re-check past the bound: that stays with the placement, which every request it does not answer goes
+     * on to. Counts the answer it allows as given before the REST layer ({@link SoldOutFastPath}).
+     */
+    Long soldOutWithinBound(List<Long> skuIds) {
+        long now = System.nanoTime();
+        for (long skuId : skuIds) {
+            Long at = soldOutAtNanos.get(skuId);
+            if (at != null && now - at < memoryNanos) {
+                fromMemoryOverHttp.increment();
+                return skuId;
+            }
+        }
+        return null;
+    }
+
     /** An order on these SKUs was just placed: they had stock (after a re-check, or restocked elsewhere). */
     void placed(List<Long> skuIds) {
         if (!soldOutAtNanos.isEmpty()) {
@@ -91,5 +111,12 @@ public class SoldOutSkus {
 
     void onRestock(@Observes StockRestocked restocked) {
         soldOutAtNanos.remove(restocked.skuId());
+    }
+
+    /** Answers by where they came from and the layer that gave them (http: {@link SoldOutFastPath}, rest: placement). */
+    private static Counter answers(MeterRegistry registry, String from, String layer) {
+        return Counter.builder("orders.sold.out.answers").tag("from", from).tag("layer", layer)
+                .description("Placements answered insufficient stock, from memory or by the database")
+                .register(registry);
     }
 }

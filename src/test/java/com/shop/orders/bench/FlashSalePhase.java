@@ -25,6 +25,7 @@ final class FlashSalePhase {
     /** Top-up runs that may still be needed to sell the last round's SKU out before the losers are measured. */
     private static final int SELL_OUT_ATTEMPTS = 5;
     private static final int PER_MEMBER = 1;
+    private static final String SOLD_OUT_ANSWERS = "orders_sold_out_answers_total";
 
     private final Bench bench;
     private final Clearance clearance;
@@ -37,12 +38,16 @@ final class FlashSalePhase {
                 bench.runDir().resolve("flash-tokens.csv")), bench.service().apiUrl());
     }
 
-    /** A losers' run: its answers and MariaDB's transactions per loser. */
-    private record Losers(Wrk.Run run, double transactionsPerLoser) {
+    /**
+     * A losers' run: its answers, MariaDB's transactions per loser and the share of 409s answered before the REST
+     * layer (SoldOutFastPath).
+     */
+    private record Losers(Wrk.Run run, double transactionsPerLoser, double beforeRestLayer) {
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>(run.toMap());
             m.put("requestsPerSecond", Stats.round(run.requests() / run.seconds(), 1));
             m.put("transactionsPerLoser", Stats.round(transactionsPerLoser, 3));
+            m.put("answeredBeforeRestLayer", Stats.round(beforeRestLayer, 3));
             return m;
         }
     }
@@ -103,11 +108,11 @@ final class FlashSalePhase {
         }
         sellOut(wrk, lastSku);
         wrongWinners += winnersOtherThanStock(lastSku);
-        Losers limited = losers(wrk, lastSku, "with the limit");
+        Losers limited = losers(wrk, bench.service(), lastSku, "with the limit");
         long unlimitedSku = bench.catalog().create(1, size.flashStock()).from();
         wrk.place(connections, size.roundLength(), unlimitedSku, unlimitedSku);
         sellOut(wrk, unlimitedSku);
-        Losers unlimited = losers(wrk, unlimitedSku, "without the limit");
+        Losers unlimited = losers(wrk, bench.service(), unlimitedSku, "without the limit");
         Losers everyLoserAsked = losersWithoutMemory();
         Wrk.Run losers = limited.run();
         long notRefused = losers.unexpected(409);
@@ -143,6 +148,8 @@ final class FlashSalePhase {
                 "%.0f/s, p50 %.1f ms, p99 %.1f ms, %.3f transactions per loser", unlimited.run().requests()
                         / unlimited.run().seconds(), unlimited.run().p50(), unlimited.run().p99(),
                 unlimited.transactionsPerLoser()));
+        bench.results().info(NAME, "losers answered before the REST layer (SoldOutFastPath)", String.format(
+                "%.2f with the limit, %.2f without it", limited.beforeRestLayer(), unlimited.beforeRestLayer()));
         bench.results().chart(Svg.bars("Flash sale: sale rate against the hot-row limit, by round", "orders/s",
                 java.util.stream.IntStream.rangeClosed(1, size.rounds()).mapToObj(i -> "round " + i).toList(),
                 List.of(new Svg.Series("hot-row limit (mysqlslap)", limits), new Svg.Series("service sale rate", sales))));
@@ -173,18 +180,20 @@ final class FlashSalePhase {
     }
 
     /** The losers' answers on a sold-out SKU, every one expected to be a 409. */
-    private Losers losers(Wrk load, long sku, String what) {
+    private Losers losers(Wrk load, ServiceProcess instance, long sku, String what) {
         long transactionsBefore = bench.facts().transactionsEnded();
+        double earlyBefore = instance.metric(SOLD_OUT_ANSWERS, "layer", "http");
         Wrk.Run run = load.place(bench.size().flashConnections(), bench.size().roundLength(), sku, sku);
         double perLoser = (bench.facts().transactionsEnded() - transactionsBefore) / (double) Math.max(1, run.status(409));
+        double early = (instance.metric(SOLD_OUT_ANSWERS, "layer", "http") - earlyBefore) / Math.max(1, run.status(409));
         long notRefused = run.unexpected(409);
         if (notRefused > 0) {
             bench.results().problem("flash sale losers " + what + ": " + notRefused + " answers other than 409 "
                     + run.statuses() + ", socket errors " + run.socketErrors());
         }
-        Progress.say("  losers %s: %.0f requests/s, p99 %.1f ms, %.3f transactions per loser", what,
-                run.requests() / run.seconds(), run.p99(), perLoser);
-        return new Losers(run, perLoser);
+        Progress.say("  losers %s: %.0f requests/s, p99 %.1f ms, %.3f transactions per loser, %.2f answered before "
+                + "the REST layer", what, run.requests() / run.seconds(), run.p99(), perLoser, early);
+        return new Losers(run, perLoser, early);
     }
 
     /**
@@ -207,7 +216,7 @@ final class FlashSalePhase {
             long sku = limitedSku();
             load.place(bench.size().flashConnections(), bench.size().roundLength(), sku, sku);
             sellOut(load, sku);
-            return losers(load, sku, "each asking the database");
+            return losers(load, instance, sku, "each asking the database");
         } finally {
             instance.close();
         }

@@ -119,7 +119,7 @@ class SoldOutMemoryTest {
     }
 
     private double answers(String from) {
-        return registry.get("orders.sold.out.answers").tag("from", from).counter().count();
+        return registry.get("orders.sold.out.answers").tag("from", from).tag("layer", "rest").counter().count();
     }
 
     private static Response place(String token, long sku) {

@@ -44,8 +44,21 @@ class SoldOutSkusTest {
         }
         soldOut.refusedByDatabase(7);
         assertEquals(7L, soldOut.firstSoldOut(List.of(7L)));
-        assertEquals(52, registry.counter("orders.sold.out.answers", "from", "memory").count());
-        assertEquals(2, registry.counter("orders.sold.out.answers", "from", "database").count());
+        assertEquals(52, registry.counter("orders.sold.out.answers", "from", "memory", "layer", "rest").count());
+        assertEquals(2, registry.counter("orders.sold.out.answers", "from", "database", "layer", "rest").count());
+    }
+
+    @Test
+    void theAnswerBeforeTheRestLayerHoldsWithinTheBoundAndLeavesTheRecheckToThePlacement() {
+        soldOut.refusedByDatabase(6);
+        assertEquals(6L, soldOut.soldOutWithinBound(List.of(2L, 6L)));
+
+        Pause.of(BOUND.plusMillis(50));
+        assertNull(soldOut.soldOutWithinBound(List.of(6L)), "past the bound");
+        assertNull(soldOut.soldOutWithinBound(List.of(6L)), "past the bound, asked again");
+        assertNull(soldOut.firstSoldOut(List.of(6L)), "the placement still re-checks with the database");
+        assertEquals(6L, soldOut.soldOutWithinBound(List.of(6L)), "while it does, the memory answers again");
+        assertEquals(2, registry.counter("orders.sold.out.answers", "from", "memory", "layer", "http").count());
     }
 
     @Test
