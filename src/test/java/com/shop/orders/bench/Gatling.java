@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -59,6 +60,26 @@ final class Gatling {
         Path mvnw = project.resolve("../../mvnw").normalize();
         Command.run(List.of(mvnw.toString(), "-q", "-B", "-ntp", "package"), Map.of(), project, Duration.ofMinutes(10))
                 .requireSuccess("building bench/gatling");
+    }
+
+    /**
+     * The settings of PlaceOrdersAtFixedRate: orders at {@code rate} per second for {@code length} after a warm-up at
+     * the same rate, one line each for a random SKU in [skuFrom, skuTo], as the members of {@code tokens}, a share of
+     * them paid through the sandbox's buyer.
+     */
+    static Map<String, String> placeAtFixedRate(Bench bench, double rate, Duration length, Duration warmUp,
+            long skuFrom, long skuTo, double payShare, Path tokens) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("baseUrl", bench.service().apiUrl());
+        props.put("sandboxUrl", bench.stack().sandbox().baseUrl());
+        props.put("rate", String.format(Locale.ROOT, "%.2f", rate));
+        props.put("seconds", Long.toString(length.toSeconds()));
+        props.put("skuFrom", Long.toString(skuFrom));
+        props.put("skuTo", Long.toString(skuTo));
+        props.put("payShare", Double.toString(payShare));
+        props.put("warmUpSeconds", Long.toString(warmUp.toSeconds()));
+        props.put("tokens", tokens.toString());
+        return props;
     }
 
     /** Runs the simulation (simple class name) with these properties; answers its requests by name. */

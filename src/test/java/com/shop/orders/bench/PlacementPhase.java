@@ -137,16 +137,8 @@ final class PlacementPhase {
     private void fixedRate(Catalog.Range skus, Map<String, Object> figures) {
         BenchSize size = bench.size();
         Progress.say("  open model: %d orders/s for %d s (Gatling)", size.fixedRate(), size.fixedRateLength().toSeconds());
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("baseUrl", bench.service().apiUrl());
-        props.put("sandboxUrl", bench.stack().sandbox().baseUrl());
-        props.put("rate", Integer.toString(size.fixedRate()));
-        props.put("seconds", Long.toString(size.fixedRateLength().toSeconds()));
-        props.put("skuFrom", Long.toString(skus.from()));
-        props.put("skuTo", Long.toString(skus.to()));
-        props.put("payShare", "0");
-        props.put("warmUpSeconds", Long.toString(size.warmUp().toSeconds()));
-        props.put("tokens", bench.tokens().toString());
+        Map<String, String> props = Gatling.placeAtFixedRate(bench, size.fixedRate(), size.fixedRateLength(),
+                size.warmUp(), skus.from(), skus.to(), 0, bench.tokens());
         Map<String, Gatling.Request> requests = bench.gatling().run("PlaceOrdersAtFixedRate", props,
                 size.fixedRateLength().plus(size.warmUp()));
         Gatling.Request place = requests.get("place");

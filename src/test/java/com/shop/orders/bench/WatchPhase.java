@@ -70,17 +70,9 @@ final class WatchPhase {
         double rate = (double) target / placeSeconds;
         Progress.say("  %d pending: placing at %.0f orders/s for %d s, %.0f%% paid with the notify lost",
                 target, rate, placeSeconds, size.watchPayShare() * 100);
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("baseUrl", bench.service().apiUrl());
-        props.put("sandboxUrl", bench.stack().sandbox().baseUrl());
-        props.put("rate", String.format(java.util.Locale.ROOT, "%.2f", rate));
-        props.put("seconds", Long.toString(placeSeconds));
-        props.put("skuFrom", Long.toString(skus.from()));
-        props.put("skuTo", Long.toString(skus.to()));
-        props.put("payShare", Double.toString(size.watchPayShare()));
         // The watch measures lateness, not answer times: no warm-up.
-        props.put("warmUpSeconds", "0");
-        props.put("tokens", bench.tokens().toString());
+        Map<String, String> props = Gatling.placeAtFixedRate(bench, rate, Duration.ofSeconds(placeSeconds),
+                Duration.ZERO, skus.from(), skus.to(), size.watchPayShare(), bench.tokens());
         CompletableFuture<Map<String, Gatling.Request>> load = CompletableFuture.supplyAsync(() ->
                 bench.gatling().run("PlaceOrdersAtFixedRate", props, Duration.ofSeconds(placeSeconds)));
         long heldMax = 0;
