@@ -29,7 +29,7 @@ import io.smallrye.jwt.auth.principal.ParseException;
 @ApplicationScoped
 public class VerifiedTokens extends DefaultJWTParser {
 
-    private final Cache<String, JsonWebToken> verified;
+    private final Cache<TokenKey, JsonWebToken> verified;
 
     @Inject
     public VerifiedTokens(JWTAuthContextInfo authContext, MemberConfig config) {
@@ -44,12 +44,13 @@ public class VerifiedTokens extends DefaultJWTParser {
 
     @Override
     public JsonWebToken parse(String token) throws ParseException {
-        JsonWebToken known = verified.getIfPresent(token);
+        TokenKey key = new TokenKey(token);
+        JsonWebToken known = verified.getIfPresent(key);
         if (known != null) {
             return known;
         }
         JsonWebToken fresh = super.parse(token);
-        verified.put(token, fresh);
+        verified.put(key, fresh);
         return fresh;
     }
 
@@ -58,14 +59,34 @@ public class VerifiedTokens extends DefaultJWTParser {
      * shortcut that leaves every other token to the security layer.
      */
     public JsonWebToken verifiedBefore(String token) {
-        return verified.getIfPresent(token);
+        return verified.getIfPresent(new TokenKey(token));
+    }
+
+    /**
+     * A token as the memory's key, compared in full but hashed on its last characters only: those are its signature's,
+     * as unpredictable as the whole, and every request brings its token as a new string, whose hash of some 700
+     * characters was most of a look-up (async-profiler, flash-sale losers). Only verified tokens are stored, so no one
+     * can choose keys that collide.
+     */
+    record TokenKey(String token) {
+
+        private static final int HASHED_CHARS = 32;
+
+        @Override
+        public int hashCode() {
+            int hash = 0;
+            for (int i = Math.max(0, token.length() - HASHED_CHARS); i < token.length(); i++) {
+                hash = 31 * hash + token.charAt(i);
+            }
+            return hash;
+        }
     }
 
     /** Kept until the token's expiry or the end of its allowed age (seconds, null: none), whichever comes first. */
-    private record UntilInvalid(Long maxAgeSeconds) implements Expiry<String, JsonWebToken> {
+    private record UntilInvalid(Long maxAgeSeconds) implements Expiry<TokenKey, JsonWebToken> {
 
         @Override
-        public long expireAfterCreate(String key, JsonWebToken token, long currentTime) {
+        public long expireAfterCreate(TokenKey key, JsonWebToken token, long currentTime) {
             long until = token.getExpirationTime();
             if (maxAgeSeconds != null && token.getIssuedAtTime() > 0) {
                 until = Math.min(until, token.getIssuedAtTime() + maxAgeSeconds);
@@ -74,12 +95,12 @@ public class VerifiedTokens extends DefaultJWTParser {
         }
 
         @Override
-        public long expireAfterUpdate(String key, JsonWebToken token, long currentTime, long currentDuration) {
+        public long expireAfterUpdate(TokenKey key, JsonWebToken token, long currentTime, long currentDuration) {
             return currentDuration;
         }
 
         @Override
-        public long expireAfterRead(String key, JsonWebToken token, long currentTime, long currentDuration) {
+        public long expireAfterRead(TokenKey key, JsonWebToken token, long currentTime, long currentDuration) {
             return currentDuration;
         }
     }

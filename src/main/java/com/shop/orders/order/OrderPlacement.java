@@ -208,13 +208,13 @@ public class OrderPlacement {
     }
 
     /**
-     * The SKU of a request that the placement would refuse from memory, or null: a request within the configured
-     * limits naming a SKU remembered sold out within the bound. For {@link SoldOutFastPath}, which leaves every other
-     * request, and every re-check past the bound, to {@link #place}.
+     * The SKUs of a request within the configured limits, in its order, or null when {@link #place} would refuse it
+     * as outside them. For {@link SoldOutFastPath}, which asks {@link SoldOutSkus#soldOutWithinBound} about them and
+     * leaves every other request, and every re-check past the bound, to {@link #place}.
      */
-    Long soldOutFromMemory(PlaceOrderRequest request) {
+    List<Long> skusWithinLimits(PlaceOrderRequest request) {
         return outOfLimits(request) != null ? null
-                : soldOut.soldOutWithinBound(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList());
+                : request.items().stream().map(PlaceOrderRequest.Line::skuId).toList();
     }
 
     /** Why the request is outside the configured limits (400), or null. */

@@ -2,6 +2,7 @@ package com.shop.orders.member;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.awaitility.Awaitility.await;
@@ -65,7 +66,13 @@ class VerifiedTokensTest {
         String otherPayload = Base64.getUrlEncoder().withoutPadding().encodeToString(
                 new String(Base64.getUrlDecoder().decode(parts[1])).replace("member-1", "member-2").getBytes());
 
-        assertThrows(ParseException.class, () -> tokens.parse(parts[0] + "." + otherPayload + "." + parts[2]));
+        String forged = parts[0] + "." + otherPayload + "." + parts[2];
+
+        // Hashed alike (the same signature), told apart in full.
+        assertEquals(new VerifiedTokens.TokenKey(token).hashCode(), new VerifiedTokens.TokenKey(forged).hashCode());
+        assertNull(tokens.verifiedBefore(forged));
+        assertThrows(ParseException.class, () -> tokens.parse(forged));
+        assertEquals("member-1", tokens.verifiedBefore(token).getSubject());
     }
 
     @Test

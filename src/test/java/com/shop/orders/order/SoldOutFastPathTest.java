@@ -71,6 +71,24 @@ class SoldOutFastPathTest {
     }
 
     @Test
+    void eachSkuGetsItsOwnProblemWhateverTheBytesOfTheOrder() {
+        long other = TestDb.newSku(1, "3.00");
+        place(newMemberToken(), other).then().statusCode(201);
+        place(loser, other).then().statusCode(409);
+        double overHttp = answers("memory", "http");
+
+        for (int round = 0; round < 2; round++) {
+            place(loser, soldOutSku).then().statusCode(409).body("skuId", equalTo((int) soldOutSku));
+            place(loser, other).then().statusCode(409).body("skuId", equalTo((int) other));
+        }
+        as(loser).contentType(ContentType.JSON).body("{ \"items\" : [ {\"quantity\": 1, \"skuId\": " + other + "} ] }")
+                .post("/api/orders").then().statusCode(409).body("skuId", equalTo((int) other));
+
+        assertEquals(overHttp + 5, answers("memory", "http"));
+        assertEquals(new TestDb.SkuRow(1, 1), TestDb.sku(other));
+    }
+
+    @Test
     void anOrderForASkuWithStockGoesOnToThePlacementWithItsBody() {
         long inStock = TestDb.newSku(5, "4.00");
         double overHttp = answers("memory", "http");
