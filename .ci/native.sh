@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The native executable, built with the shared toolchain (../shared/tools/native-image: it returns at once when it is
+# The native executable, built with the shared toolchain (shared/tools/native-image: it returns at once when it is
 # already built), then the ITs that start the packaged service as a process, against the executable.
 #
 # Everything that is the project's part of a native build fails here: class initialization, reflection, resources,
@@ -12,7 +12,18 @@ cd "$(dirname "$0")/.."
 
 # Without the toolchain's own hello-world smoke test (2 minutes here): the project's build below exercises it fully,
 # and CI's budget is 30 minutes in all.
-GRAALVM_HOME=$(SMOKE=0 bash ../shared/tools/native-image/build.sh --home)
+# The toolchain lies in ../shared beside the checkout; a clone made elsewhere (a temporary directory) finds it beside
+# the repository it was cloned from. NATIVE_IMAGE_TOOL names it outright.
+tool=${NATIVE_IMAGE_TOOL:-../shared/tools/native-image}
+origin=$(git remote get-url origin 2>/dev/null || true)
+if [ ! -f "$tool/build.sh" ] && [ -n "$origin" ] && [ -f "$origin/../shared/tools/native-image/build.sh" ]; then
+  tool="$origin/../shared/tools/native-image"
+fi
+if [ ! -f "$tool/build.sh" ]; then
+  echo "native build: no toolchain at $tool (set NATIVE_IMAGE_TOOL to shared/tools/native-image)" >&2
+  exit 1
+fi
+GRAALVM_HOME=$(SMOKE=0 bash "$tool/build.sh" --home)
 export GRAALVM_HOME
 log=target/native-build.log
 mkdir -p target
