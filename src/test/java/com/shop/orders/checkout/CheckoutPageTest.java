@@ -123,7 +123,7 @@ class CheckoutPageTest {
         screenshot("1-paid");
 
         // Not paid: closed at its deadline.
-        browser.findElement(By.id("new-order")).click();
+        newOrder();
         order(sku, 1);
         awaitQrCode();
         assertTrue(text("countdown").contains("left to pay"), text("countdown"));
@@ -133,7 +133,7 @@ class CheckoutPageTest {
         screenshot("2-expired");
 
         // Cancelled by the member.
-        browser.findElement(By.id("new-order")).click();
+        newOrder();
         order(sku, 1);
         awaitQrCode();
         browser.findElement(By.id("cancel-order")).click();
@@ -160,9 +160,19 @@ class CheckoutPageTest {
         ((JavascriptExecutor) browser).executeScript("window.notReloaded = true");
     }
 
+    /**
+     * "New order": the page shows the catalog it has, then renders it again from the API. Its rows are marked first,
+     * so that {@link #order} waits for the new ones instead of filling in a row about to be replaced.
+     */
+    private void newOrder() {
+        ((JavascriptExecutor) browser).executeScript(
+                "document.querySelectorAll('#catalog tbody tr').forEach(r => r.dataset.shown = 'before')");
+        browser.findElement(By.id("new-order")).click();
+    }
+
     /** Only this line in the cart, then "Place order". */
     private void order(long skuId, int quantity) {
-        WebElement row = waitFor(By.cssSelector("#catalog tr[data-sku-id='" + skuId + "']"), SOON);
+        WebElement row = waitFor(By.cssSelector("#catalog tr[data-sku-id='" + skuId + "']:not([data-shown])"), SOON);
         ((JavascriptExecutor) browser).executeScript("document.querySelectorAll('#catalog .qty').forEach(q => q.value = 0)");
         WebElement field = row.findElement(By.className("qty"));
         field.clear();
