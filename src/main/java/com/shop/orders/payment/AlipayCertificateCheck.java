@@ -61,7 +61,7 @@ public class AlipayCertificateCheck implements StartupCheck {
     private static Optional<String> issuedUnderRoot(CertificateSetting setting, Optional<String> root, Instant now,
             List<String> problems) {
         Optional<String> pem = readInDate(setting, now, problems);
-        if (pem.isPresent() && root.isPresent() && !Certificates.issuedUnder(pem.get(), root.get())) {
+        if (pem.isPresent() && root.isPresent() && !Certificates.issuedUnder(pem.get(), root.get(), now)) {
             problems.add(setting.source() + " is not issued under ALIPAY_ROOT_CERT");
             return Optional.empty();
         }

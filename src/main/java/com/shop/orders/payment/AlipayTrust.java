@@ -40,9 +40,11 @@ public class AlipayTrust {
     private final String rootPem;
     private final List<Trusted> alipayCertificates = new CopyOnWriteArrayList<>();
     private final Counter untrusted;
+    private final Clock clock;
 
     public AlipayTrust(AlipayConfig config, AlipayKeys keys, MeterRegistry registry, Clock clock) {
         this.mode = config.signMode();
+        this.clock = clock;
         this.untrusted = Counter.builder("alipay.certificates.untrusted")
                 .description("Alipay certificates answered under that did not check out against the root: refused")
                 .register(registry);
@@ -96,7 +98,7 @@ public class AlipayTrust {
         if (!Certificates.sn(certificate).equals(alipayCertSn)) {
             return refuse(alipayCertSn, "it is certificate " + Certificates.sn(certificate));
         }
-        if (!Certificates.issuedUnder(pem, rootPem)) {
+        if (!Certificates.issuedUnder(pem, rootPem, clock.instant())) {
             return refuse(alipayCertSn, "it is out of date or not issued under ALIPAY_ROOT_CERT");
         }
         alipayCertificates.add(trusted(certificate));
