@@ -1,5 +1,6 @@
 package com.shop.orders.order;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,14 +26,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 @ApplicationScoped
 public class SoldOutSkus {
 
-    private final Map<Long, Long> soldOutAtNanos = new ConcurrentHashMap<>();
-    private final long memoryNanos;
+    /** When the database last refused each SKU, in the clock's milliseconds. */
+    private final Map<Long, Long> soldOutAt = new ConcurrentHashMap<>();
+    private final long memoryMillis;
+    private final Clock clock;
     private final Counter fromMemory;
     private final Counter fromMemoryOverHttp;
     private final Counter fromDatabase;
 
-    public SoldOutSkus(OrderConfig config, MeterRegistry registry) {
-        this.memoryNanos = config.soldOutMemory().toNanos();
+    public SoldOutSkus(OrderConfig config, MeterRegistry registry, Clock clock) {
+        this.memoryMillis = config.soldOutMemory().toMillis();
+        this.clock = clock;
         this.fromMemory = answers(registry, "memory", "rest");
         this.fromMemoryOverHttp = answers(registry, "memory", "http");
         this.fromDatabase = answers(registry, "database", "rest");
@@ -45,18 +49,18 @@ public class SoldOutSkus {
      * per request in flight, each queueing on the hot row.
      */
     Long firstSoldOut(List<Long> skuIds) {
-        long now = System.nanoTime();
+        long now = clock.millis();
         for (long skuId : skuIds) {
-            Long at = soldOutAtNanos.get(skuId);
+            Long at = soldOutAt.get(skuId);
             if (at == null) {
                 continue;
             }
-            if (now - at >= memoryNanos) {
-                if (soldOutAtNanos.replace(skuId, at, now)) {
+            if (pastTheBound(at, now)) {
+                if (soldOutAt.replace(skuId, at, now)) {
                     continue;
                 }
                 // Another caller is asking the database about it right now, or it was released meanwhile.
-                if (soldOutAtNanos.get(skuId) == null) {
+                if (soldOutAt.get(skuId) == null) {
                     continue;
                 }
             }
@@ -68,7 +72,7 @@ public class SoldOutSkus {
 
     /** Whether any SKU is remembered sold out: while none is, no placement can be answered from memory. */
     boolean anyRemembered() {
-        return !soldOutAtNanos.isEmpty();
+        return !soldOutAt.isEmpty();
     }
 
     /**
@@ -77,10 +81,10 @@ public class SoldOutSkus {
      * on to. Counts the answer it allows as given before the REST layer ({@link SoldOutFastPath}).
      */
     Long soldOutWithinBound(List<Long> skuIds) {
-        long now = System.nanoTime();
+        long now = clock.millis();
         for (long skuId : skuIds) {
-            Long at = soldOutAtNanos.get(skuId);
-            if (at != null && now - at < memoryNanos) {
+            Long at = soldOutAt.get(skuId);
+            if (at != null && !pastTheBound(at, now)) {
                 fromMemoryOverHttp.increment();
                 return skuId;
             }
@@ -90,27 +94,32 @@ public class SoldOutSkus {
 
     /** An order on these SKUs was just placed: they had stock (after a re-check, or restocked elsewhere). */
     void placed(List<Long> skuIds) {
-        if (!soldOutAtNanos.isEmpty()) {
-            skuIds.forEach(soldOutAtNanos::remove);
+        if (!soldOutAt.isEmpty()) {
+            skuIds.forEach(soldOutAt::remove);
         }
     }
 
     /** The database just refused an order for want of this SKU's stock. */
     void refusedByDatabase(long skuId) {
         fromDatabase.increment();
-        if (memoryNanos > 0) {
-            soldOutAtNanos.put(skuId, System.nanoTime());
+        if (memoryMillis > 0) {
+            soldOutAt.put(skuId, clock.millis());
         }
     }
 
     void onTransition(@Observes OrderTransition transition) {
         if (transition.releasedSkuIds() != null) {
-            transition.releasedSkuIds().forEach(soldOutAtNanos::remove);
+            transition.releasedSkuIds().forEach(soldOutAt::remove);
         }
     }
 
     void onRestock(@Observes StockRestocked restocked) {
-        soldOutAtNanos.remove(restocked.skuId());
+        soldOutAt.remove(restocked.skuId());
+    }
+
+    /** Past the bound, or the clock was set back since: either way the database is asked again. */
+    private boolean pastTheBound(long at, long now) {
+        return now - at >= memoryMillis || now < at;
     }
 
     /** Answers by where they came from and the layer that gave them (http: {@link SoldOutFastPath}, rest: placement). */

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.inventory.StockRestocked;
-import com.shop.orders.testsupport.Pause;
+import com.shop.orders.testsupport.MovableClock;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -26,18 +27,19 @@ class SoldOutSkusTest {
     private static final Duration BOUND = Duration.ofMillis(200);
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-12-01T12:00:00Z"));
     private final SoldOutSkus soldOut = new SoldOutSkus(new SmallRyeConfigBuilder()
             .withConverter(Duration.class, 100, new DurationConverter())
             .withMapping(OrderConfig.class)
             .withSources(new PropertiesConfigSource(Map.of("shop.order.sold-out-memory", BOUND.toMillis() + "ms"), "test", 300))
-            .build().getConfigMapping(OrderConfig.class), registry);
+            .build().getConfigMapping(OrderConfig.class), registry, clock);
 
     @Test
     void pastTheBoundOnePlacementAsksTheDatabaseAndTheOthersKeepTheMemorysAnswer() {
         soldOut.refusedByDatabase(7);
         assertEquals(7L, soldOut.firstSoldOut(List.of(3L, 7L)));
 
-        Pause.of(BOUND.plusMillis(50));
+        clock.advance(BOUND);
         assertNull(soldOut.firstSoldOut(List.of(7L)), "the first placement past the bound goes to the database");
         for (int inFlight = 0; inFlight < 50; inFlight++) {
             assertEquals(7L, soldOut.firstSoldOut(List.of(7L)), "the others meanwhile");
@@ -53,7 +55,7 @@ class SoldOutSkusTest {
         soldOut.refusedByDatabase(6);
         assertEquals(6L, soldOut.soldOutWithinBound(List.of(2L, 6L)));
 
-        Pause.of(BOUND.plusMillis(50));
+        clock.advance(BOUND);
         assertNull(soldOut.soldOutWithinBound(List.of(6L)), "past the bound");
         assertNull(soldOut.soldOutWithinBound(List.of(6L)), "past the bound, asked again");
         assertNull(soldOut.firstSoldOut(List.of(6L)), "the placement still re-checks with the database");
@@ -64,7 +66,7 @@ class SoldOutSkusTest {
     @Test
     void aPlacementThatGotStockClearsTheMemoryAtOnce() {
         soldOut.refusedByDatabase(8);
-        Pause.of(BOUND.plusMillis(50));
+        clock.advance(BOUND);
         assertNull(soldOut.firstSoldOut(List.of(8L)));
         // The re-check's order was placed: the SKU had stock again (restocked on an instance that did not announce it).
         soldOut.placed(List.of(8L));
@@ -72,9 +74,22 @@ class SoldOutSkusTest {
     }
 
     @Test
+    void withinTheBoundTheMemoryAnswersAndAClockSetBackAsksTheDatabase() {
+        soldOut.refusedByDatabase(5);
+        clock.advance(BOUND.minusMillis(1));
+        assertEquals(5L, soldOut.soldOutWithinBound(List.of(5L)), "a millisecond before the bound");
+        assertEquals(5L, soldOut.firstSoldOut(List.of(5L)));
+
+        soldOut.refusedByDatabase(4);
+        clock.advance(Duration.ofSeconds(-30));
+        assertNull(soldOut.soldOutWithinBound(List.of(4L)), "the clock was set back: not trusted as within the bound");
+        assertNull(soldOut.firstSoldOut(List.of(4L)), "and the placement asks the database");
+    }
+
+    @Test
     void aReleaseDuringTheRecheckClearsTheMemory() {
         soldOut.refusedByDatabase(9);
-        Pause.of(BOUND.plusMillis(50));
+        clock.advance(BOUND);
         assertNull(soldOut.firstSoldOut(List.of(9L)));
         soldOut.onRestock(new StockRestocked(9));
         assertNull(soldOut.firstSoldOut(List.of(9L)));
