@@ -9,6 +9,8 @@
 # -Dbench.cold-rounds=2 sets its rounds.
 # BENCH_ARTIFACT=native benchmarks the native executable instead of the jar (built with the shared toolchain,
 # ../shared/tools/native-image, or the GraalVM/Mandrel that GRAALVM_HOME names).
+# The native executable beside the jar in one run:  bench/run.sh compare [full|quick] [phases|all] [rounds]
+# (builds both; each round runs the benchmark on each, in alternating order; medians and native/JVM ratios).
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
@@ -23,6 +25,10 @@ args=("$size" ${2:+"$2"})
 if [ "$size" = isolation ]; then
   main=com.shop.orders.bench.PhaseIsolation
   args=("${4:-full}" "${2:?isolation needs a phase: flash or placement}" "${3:-2}")
+elif [ "$size" = compare ]; then
+  main=com.shop.orders.bench.ArtifactComparison
+  args=("${2:-full}" "${3:-all}" "${4:-2}")
+  BENCH_ARTIFACT=both
 fi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -38,15 +44,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
+native_build() {
+  if [ -z "${GRAALVM_HOME:-}" ]; then
+    GRAALVM_HOME=$(SMOKE=0 bash ../shared/tools/native-image/build.sh --home)
+    export GRAALVM_HOME
+  fi
+  ./mvnw -q -B package -Dnative -DskipTests
+}
 case "${BENCH_ARTIFACT:-jvm}" in
   jvm) ./mvnw -q -B package -DskipTests ;;
-  native)
-    if [ -z "${GRAALVM_HOME:-}" ]; then
-      GRAALVM_HOME=$(bash ../shared/tools/native-image/build.sh --home)
-      export GRAALVM_HOME
-    fi
-    ./mvnw -q -B package -Dnative -DskipTests ;;
-  *) echo "BENCH_ARTIFACT is jvm or native, not ${BENCH_ARTIFACT}" >&2; exit 2 ;;
+  native) native_build ;;
+  # The executable first, then the jar: target/ keeps both, and the jar is what the build records last.
+  both) native_build && ./mvnw -q -B package -DskipTests ;;
+  *) echo "BENCH_ARTIFACT is jvm, native or both, not ${BENCH_ARTIFACT}" >&2; exit 2 ;;
 esac
 ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 (cd bench/gatling && ../../mvnw -q -B package)

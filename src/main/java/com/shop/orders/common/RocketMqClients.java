@@ -20,7 +20,11 @@ import org.apache.rocketmq.client.producer.TransactionListener;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.remoting.RemotingClient;
 
+import com.alibaba.fastjson.parser.ParserConfig;
+import com.alibaba.fastjson.serializer.SerializeConfig;
+
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.ShutdownEvent;
 
 /**
@@ -30,6 +34,16 @@ import io.quarkus.runtime.ShutdownEvent;
  */
 @ApplicationScoped
 public class RocketMqClients {
+
+    static {
+        // The client's JSON (fastjson 1, command headers and bodies) generates its readers and writers as classes
+        // with ASM at run time, which a native image cannot load: there it reads and writes them by reflection
+        // (RocketMqNativeReflection), before any client is made.
+        if (ImageMode.current().isNativeImage()) {
+            ParserConfig.getGlobalInstance().setAsmEnable(false);
+            SerializeConfig.getGlobalInstance().setAsmEnable(false);
+        }
+    }
 
     private final RocketMqConfig config;
     private final String instanceName = "orders-" + UUID.randomUUID();

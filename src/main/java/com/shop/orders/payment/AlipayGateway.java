@@ -199,6 +199,8 @@ public class AlipayGateway {
                     trust.refuse("of the answer to " + method, "the SDK found it out of date or not issued under ALIPAY_ROOT_CERT");
                     throw PaymentGatewayException.untrusted(method, e);
                 }
+                // Members see only "unavailable"; the operator sees why (the SDK's own words, bounded).
+                LOG.warnf("Alipay call %s failed: %s", method, rootCause(e));
                 throw PaymentGatewayException.unavailable(method, e);
             } finally {
                 callTimer(method, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -246,6 +248,15 @@ public class AlipayGateway {
         } finally {
             learning.remove(sn);
         }
+    }
+
+    private static String rootCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = root.toString();
+        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
     }
 
     private Timer callTimer(String method, String outcome) {

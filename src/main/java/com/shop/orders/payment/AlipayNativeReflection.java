@@ -69,6 +69,13 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * certificate download, the trade bill's link) with their requests, responses and models, plus every domain class reachable from their fields
  * (computed with {@code javap} on alipay-sdk-java 4.40.734.ALL). Re-check when the SDK version
  * changes or {@link AlipayGateway} calls another API.
+ *
+ * <p>Also the BouncyCastle services the SDK asks its own provider for: in certificate mode it reads every certificate
+ * with {@code new BouncyCastleProvider()} ({@code AntCertificationUtil}), and checks a certificate Alipay re-issued
+ * against the root with that provider's RSA signatures. The provider loads its algorithm tables ({@code ...$Mappings})
+ * and their implementations by class name; Quarkus registers only some of AES, EC, RSA and DRBG for the provider it
+ * installs, so without these the SDK's provider would have no "X.509" service in the image, and no RSA signature to
+ * verify a certificate with.
  */
 @RegisterForReflection(targets = {
         // Base classes walked by the bean mapper
@@ -130,6 +137,15 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         TradeSettleDetail.class,
         TradeSettleInfo.class,
         VoucherDetail.class
+}, classNames = {
+        // BouncyCastle's X.509 certificate factory, as the SDK's provider looks it up
+        "org.bouncycastle.jcajce.provider.asymmetric.X509$Mappings",
+        "org.bouncycastle.jcajce.provider.asymmetric.x509.CertificateFactory",
+        // and the RSA signatures certificates are signed with (SHA1withRSA on old roots, SHA256withRSA and up)
+        "org.bouncycastle.jcajce.provider.asymmetric.rsa.DigestSignatureSpi$SHA1",
+        "org.bouncycastle.jcajce.provider.asymmetric.rsa.DigestSignatureSpi$SHA256",
+        "org.bouncycastle.jcajce.provider.asymmetric.rsa.DigestSignatureSpi$SHA384",
+        "org.bouncycastle.jcajce.provider.asymmetric.rsa.DigestSignatureSpi$SHA512"
 })
 final class AlipayNativeReflection {
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.shop.orders.expiry.ExpiryConfig;
 import com.shop.orders.ops.Manifests.Resource;
+import com.shop.orders.testsupport.PackagedArtifact;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.EnvConfigSource;
@@ -159,6 +160,14 @@ class DeploymentManifestsTest {
         assertTrue(hpa.path("spec").path("behavior").path("scaleDown").path("stabilizationWindowSeconds").asInt() > 0);
         // A replica count in the Deployment would reset the autoscaler's on every apply.
         assertTrue(deployment().tree().path("spec").path("replicas").isMissingNode(), "no spec.replicas");
+    }
+
+    @Test
+    void theExecutableRunsWithTheOptionsItIsTestedAndMeasuredWith() {
+        List<String> args = new ArrayList<>();
+        container().path("args").forEach(arg -> args.add(arg.asText()));
+        assertEquals(List.of(PackagedArtifact.DEFAULT_NATIVE_OPTIONS.split(" ")), args,
+                "the deployment's args are the native ITs' and the benchmark's options");
     }
 
     @Test
