@@ -138,6 +138,10 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         TradeSettleInfo.class,
         VoucherDetail.class
 }, classNames = {
+        // The SDK's own copies of the certificate download, in com.alipay.api, which its certificate mode calls by
+        // itself when an answer comes under a certificate it does not hold yet (AbstractAlipayClient)
+        "com.alipay.api.AlipayOpenAppAlipaycertDownloadRequest",
+        "com.alipay.api.AlipayOpenAppAlipaycertDownloadResponse",
         // BouncyCastle's X.509 certificate factory, as the SDK's provider looks it up
         "org.bouncycastle.jcajce.provider.asymmetric.X509$Mappings",
         "org.bouncycastle.jcajce.provider.asymmetric.x509.CertificateFactory",
