@@ -20,8 +20,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.common.RocketMqConfig;
 import com.shop.orders.events.EventsConfig;
+import com.shop.orders.rocketmq.RocketMqConfig;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.PaidEvents;
 import com.shop.orders.testsupport.TestDb;

@@ -10,7 +10,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.ProblemException;
 import com.shop.orders.inventory.StockLine;
 import com.shop.orders.inventory.StockService;
 import com.shop.orders.order.CloseReason;
@@ -26,6 +25,7 @@ import com.shop.orders.order.OrderTransitions;
 import com.shop.orders.order.OrderView;
 import com.shop.orders.order.PurchaseAllowances;
 import com.shop.orders.payment.TradeCloser;
+import com.shop.orders.web.ProblemException;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

@@ -21,11 +21,11 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.Backoff;
-import com.shop.orders.common.Bulkhead;
-import com.shop.orders.common.Claims;
-import com.shop.orders.common.RocketMqClients;
-import com.shop.orders.common.Sql;
+import com.shop.orders.resilience.Backoff;
+import com.shop.orders.resilience.Bulkhead;
+import com.shop.orders.rocketmq.RocketMqClients;
+import com.shop.orders.sql.Claims;
+import com.shop.orders.sql.Sql;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -14,8 +14,8 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.MutinyBridge;
 import com.shop.orders.order.OrderRepository;
+import com.shop.orders.resilience.MutinyBridge;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

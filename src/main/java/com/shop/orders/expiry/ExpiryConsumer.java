@@ -15,8 +15,8 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.MutinyBridge;
-import com.shop.orders.common.RocketMqClients;
+import com.shop.orders.resilience.MutinyBridge;
+import com.shop.orders.rocketmq.RocketMqClients;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;

@@ -20,10 +20,10 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.Bulkhead;
-import com.shop.orders.common.RocketMqClients;
-import com.shop.orders.common.Sql;
 import com.shop.orders.order.OrderPlaced;
+import com.shop.orders.resilience.Bulkhead;
+import com.shop.orders.rocketmq.RocketMqClients;
+import com.shop.orders.sql.Sql;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;

@@ -10,10 +10,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.shop.orders.closing.OrderCloser;
-import com.shop.orders.common.Backoff;
-import com.shop.orders.common.Claims;
-import com.shop.orders.common.MutinyBridge;
-import com.shop.orders.common.Sql;
+import com.shop.orders.resilience.Backoff;
+import com.shop.orders.resilience.MutinyBridge;
+import com.shop.orders.sql.Claims;
+import com.shop.orders.sql.Sql;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;

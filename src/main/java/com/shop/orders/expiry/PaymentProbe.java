@@ -14,9 +14,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.MutinyBridge;
 import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.TradeQuery;
+import com.shop.orders.resilience.MutinyBridge;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;

@@ -24,10 +24,10 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.shop.orders.common.ApiContract;
-import com.shop.orders.common.Problem;
-import com.shop.orders.common.ProblemException;
 import com.shop.orders.member.Roles;
+import com.shop.orders.web.ApiContract;
+import com.shop.orders.web.Problem;
+import com.shop.orders.web.ProblemException;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

@@ -2,7 +2,7 @@ package com.shop.orders.inventory;
 
 import java.util.Map;
 
-import com.shop.orders.common.ProblemException;
+import com.shop.orders.web.ProblemException;
 
 /** A flash sale's losers get this by the thousand a second: it carries no stack trace, which none of them needs. */
 public class InsufficientStockException extends ProblemException {

@@ -2,7 +2,7 @@ package com.shop.orders.inventory;
 
 import java.util.Map;
 
-import com.shop.orders.common.ProblemException;
+import com.shop.orders.web.ProblemException;
 
 public class SkuNotFoundException extends ProblemException {
 

@@ -22,9 +22,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
-import com.shop.orders.common.ApiContract;
 import com.shop.orders.member.CurrentMember;
 import com.shop.orders.member.Roles;
+import com.shop.orders.web.ApiContract;
 
 import io.smallrye.mutiny.Multi;
 

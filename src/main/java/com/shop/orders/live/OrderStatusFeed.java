@@ -2,10 +2,10 @@ package com.shop.orders.live;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.common.MutinyBridge;
 import com.shop.orders.live.TransitionListeners.Listener;
 import com.shop.orders.order.OrderNotFoundException;
 import com.shop.orders.order.OrderRepository;
+import com.shop.orders.resilience.MutinyBridge;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;

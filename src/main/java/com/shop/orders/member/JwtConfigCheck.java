@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import com.shop.orders.common.StartupCheck;
+import com.shop.orders.startup.StartupCheck;
 
 import io.smallrye.jwt.util.KeyUtils;
 import io.smallrye.jwt.util.ResourceUtils;

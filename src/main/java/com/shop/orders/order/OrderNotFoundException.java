@@ -1,6 +1,6 @@
 package com.shop.orders.order;
 
-import com.shop.orders.common.ProblemException;
+import com.shop.orders.web.ProblemException;
 
 /** Also answered for another member's order, so that order ids reveal nothing. */
 public class OrderNotFoundException extends ProblemException {

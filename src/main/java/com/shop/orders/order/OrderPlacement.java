@@ -22,16 +22,16 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 
-import com.shop.orders.common.Deadlock;
-import com.shop.orders.common.ProblemException;
-import com.shop.orders.common.Sql;
-import com.shop.orders.common.UniqueViolation;
 import com.shop.orders.inventory.InsufficientStockException;
-import com.shop.orders.inventory.SkuCatalog;
 import com.shop.orders.inventory.SkuCatalog.PricedSku;
+import com.shop.orders.inventory.SkuCatalog;
 import com.shop.orders.inventory.StockLine;
-import com.shop.orders.inventory.StockLocks;
 import com.shop.orders.inventory.StockLocks.PricedLine;
+import com.shop.orders.inventory.StockLocks;
+import com.shop.orders.sql.Deadlock;
+import com.shop.orders.sql.Sql;
+import com.shop.orders.sql.UniqueViolation;
+import com.shop.orders.web.ProblemException;
 
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;

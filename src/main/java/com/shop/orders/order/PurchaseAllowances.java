@@ -9,9 +9,9 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.common.CheckViolation;
-import com.shop.orders.common.Sql;
 import com.shop.orders.inventory.StockLine;
+import com.shop.orders.sql.CheckViolation;
+import com.shop.orders.sql.Sql;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

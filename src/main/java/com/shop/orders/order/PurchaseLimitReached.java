@@ -2,7 +2,7 @@ package com.shop.orders.order;
 
 import java.util.Map;
 
-import com.shop.orders.common.ProblemException;
+import com.shop.orders.web.ProblemException;
 
 /** An order over one of the member's purchase limits: refused as a whole, nothing reserved. */
 public class PurchaseLimitReached extends ProblemException {

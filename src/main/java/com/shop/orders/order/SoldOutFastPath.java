@@ -15,11 +15,12 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.shop.orders.common.BodySizeLimit;
-import com.shop.orders.common.Problem;
+
 import com.shop.orders.inventory.InsufficientStockException;
 import com.shop.orders.member.CurrentMember;
 import com.shop.orders.member.VerifiedTokens;
+import com.shop.orders.web.BodySizeLimit;
+import com.shop.orders.web.Problem;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;

@@ -3,7 +3,7 @@ package com.shop.orders.order;
 import java.util.Collection;
 import java.util.Map;
 
-import com.shop.orders.common.ProblemException;
+import com.shop.orders.web.ProblemException;
 
 /** The URL is fine but the body names SKUs that do not exist: 422. */
 public class UnknownSkuException extends ProblemException {

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.common.StartupCheck;
+import com.shop.orders.startup.StartupCheck;
 
 /**
  * Certificate mode must have three usable certificates: each one readable, in date, the application's and

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.common.StartupCheck;
+import com.shop.orders.startup.StartupCheck;
 
 /** Production must have usable Alipay keys, absolute URLs and a QR link secret shared by every instance. */
 @ApplicationScoped

@@ -38,9 +38,10 @@ import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
 import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
-import com.shop.orders.common.Bulkhead;
+
 import com.shop.orders.payment.AlipayReplies.CancelResult;
 import com.shop.orders.payment.AlipayReplies.CloseResult;
+import com.shop.orders.resilience.Bulkhead;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -21,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.ApiContract;
+import com.shop.orders.web.ApiContract;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;

@@ -2,7 +2,7 @@ package com.shop.orders.payment;
 
 import java.util.Map;
 
-import com.shop.orders.common.ProblemException;
+import com.shop.orders.web.ProblemException;
 
 /**
  * Alipay refused (502) or could not be reached in time (503). Nothing was changed on our side. The

@@ -19,10 +19,10 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.shop.orders.common.ApiContract;
-import com.shop.orders.common.Problem;
 import com.shop.orders.member.CurrentMember;
 import com.shop.orders.member.Roles;
+import com.shop.orders.web.ApiContract;
+import com.shop.orders.web.Problem;
 
 import io.smallrye.mutiny.Uni;
 

@@ -6,12 +6,12 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 
-import com.shop.orders.common.ProblemException;
-import com.shop.orders.common.UniqueViolation;
 import com.shop.orders.order.Order;
 import com.shop.orders.order.OrderNotFoundException;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.order.OrderStatus;
+import com.shop.orders.sql.UniqueViolation;
+import com.shop.orders.web.ProblemException;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import com.shop.orders.common.ApiContract;
 import com.shop.orders.order.OrderNotFoundException;
+import com.shop.orders.web.ApiContract;
 
 import io.smallrye.mutiny.Uni;
 

@@ -10,7 +10,7 @@ import java.time.LocalDate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.common.MutinyBridge;
+import com.shop.orders.resilience.MutinyBridge;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;

@@ -17,13 +17,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.common.MutinyBridge;
-import com.shop.orders.common.ProblemException;
 import com.shop.orders.payment.AlipayGateway;
 import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeBillLink;
 import com.shop.orders.payment.TradeQuery;
+import com.shop.orders.resilience.MutinyBridge;
+import com.shop.orders.web.ProblemException;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

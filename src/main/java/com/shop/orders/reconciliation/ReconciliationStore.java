@@ -13,8 +13,8 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.common.Backoff;
-import com.shop.orders.common.Sql;
+import com.shop.orders.resilience.Backoff;
+import com.shop.orders.sql.Sql;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

@@ -112,7 +112,7 @@ class OrderCloserTest {
     }
 
     /** What the gateway answers when Alipay cannot be reached: 503 to members. */
-    private static final class PaymentGatewayExceptionForTest extends com.shop.orders.common.ProblemException {
+    private static final class PaymentGatewayExceptionForTest extends com.shop.orders.web.ProblemException {
         PaymentGatewayExceptionForTest() {
             super(503, "Payment provider unavailable", "Alipay could not be reached for close; try again shortly");
         }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.common.RocketMqConfig;
+import com.shop.orders.rocketmq.RocketMqConfig;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.OnVertx;
 import com.shop.orders.testsupport.PaidEvents;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.closing.OrderCloser;
-import com.shop.orders.common.RocketMqConfig;
+import com.shop.orders.rocketmq.RocketMqConfig;
 import com.shop.orders.sandbox.MethodFault;
 import com.shop.orders.sandbox.SandboxFaults;
 import com.shop.orders.sandbox.SandboxTrades;
@@ -196,7 +196,7 @@ class ExpiryFaultsTest {
 
     @Test
     void theRetryPauseIsTheSameInJavaAndInSql() {
-        var backoff = new com.shop.orders.common.Backoff(Duration.ofMillis(1500), Duration.ofSeconds(20));
+        var backoff = new com.shop.orders.resilience.Backoff(Duration.ofMillis(1500), Duration.ofSeconds(20));
         Instant now = Instant.parse("2026-11-29T12:00:00Z");
         for (int failuresBefore = 0; failuresBefore < 6; failuresBefore++) {
             List<Object> params = new ArrayList<>(backoff.sqlParams(now));

@@ -27,12 +27,13 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import com.shop.orders.order.CloseReason;
 import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
 import com.shop.orders.testsupport.AnotherInstance;
-import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.EventStream.Event;
+import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.redis.datasource.RedisDataSource;

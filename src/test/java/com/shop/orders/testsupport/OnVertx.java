@@ -3,7 +3,7 @@ package com.shop.orders.testsupport;
 import java.time.Duration;
 import java.util.function.Supplier;
 
-import com.shop.orders.common.MutinyBridge;
+import com.shop.orders.resilience.MutinyBridge;
 
 import io.smallrye.mutiny.Uni;
 
