@@ -23,4 +23,19 @@ public interface LiveStatusConfig {
      */
     @WithDefault("30s")
     Duration recheckEvery();
+
+    /**
+     * Open streams of one order on one instance. A checkout page needs one; a few more cover a reload while the old
+     * connection is still being noticed as gone. The next one is refused (429).
+     */
+    @WithDefault("5")
+    int maxStreamsPerOrder();
+
+    /** Open streams of one member on one instance, over all their orders. The next one is refused (429). */
+    @WithDefault("20")
+    int maxStreamsPerMember();
+
+    /** The Retry-After of a refused stream: about when a page that gave up an old stream may try again. */
+    @WithDefault("30s")
+    Duration refusedRetryAfter();
 }

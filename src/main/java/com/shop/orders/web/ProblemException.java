@@ -1,5 +1,6 @@
 package com.shop.orders.web;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ public class ProblemException extends RuntimeException {
     private final int status;
     private final String title;
     private final Map<String, Object> extensions;
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     public ProblemException(int status, String title, String detail) {
         this(status, title, detail, Map.of(), null);
@@ -34,6 +36,12 @@ public class ProblemException extends RuntimeException {
                 Violations.extension(List.of(new Violations.Violation(field, message))));
     }
 
+    /** A header the answer carries besides the problem (e.g. Retry-After), set before the exception is thrown. */
+    public ProblemException withHeader(String name, String value) {
+        headers.put(name, value);
+        return this;
+    }
+
     /** The problem as answered for a request to this path. */
     public Problem problem(String instance) {
         return Problem.of(status, title, getMessage(), instance).with(extensions);
@@ -49,5 +57,9 @@ public class ProblemException extends RuntimeException {
 
     public Map<String, Object> extensions() {
         return extensions;
+    }
+
+    public Map<String, String> headers() {
+        return Map.copyOf(headers);
     }
 }

@@ -32,7 +32,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e, UriInfo uri) {
-        return e.problem(uri.getPath()).toResponse();
+        Response.ResponseBuilder response = Response.fromResponse(e.problem(uri.getPath()).toResponse());
+        e.headers().forEach(response::header);
+        return response.build();
     }
 
     @ServerExceptionMapper

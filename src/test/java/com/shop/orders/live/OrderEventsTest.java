@@ -9,6 +9,7 @@ import static com.shop.orders.testsupport.Payments.placeOrder;
 import static com.shop.orders.testsupport.Payments.requestQr;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,9 +18,13 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
@@ -27,13 +32,13 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import com.shop.orders.order.CloseReason;
 import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
 import com.shop.orders.testsupport.AnotherInstance;
-import com.shop.orders.testsupport.EventStream.Event;
 import com.shop.orders.testsupport.EventStream;
+import com.shop.orders.testsupport.EventStream.Event;
+import com.shop.orders.testsupport.Metrics;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.redis.datasource.RedisDataSource;
@@ -204,33 +209,123 @@ class OrderEventsTest {
         }
     }
 
-    /** 200 open streams on the event loop: no thread each; one cancel reaches them all and ends them. */
+    /**
+     * 200 open streams on the event loop (10 members, each at the cap of 20: 4 orders with 5 streams): no thread
+     * each; the cancels reach them all and end them. Opened side by side, as the 6 s pay window of the tests would
+     * otherwise run out while they open (an order closed by expiry meanwhile ends its streams closed all the same).
+     */
     @Test
     void manyOpenStreamsShareTheEventLoop() throws Exception {
-        long sku = TestDb.newSku(5, "1.00");
-        String member = newMemberToken();
-        int id = placeOrder(member, sku, 1);
+        long sku = TestDb.newSku(40, "1.00");
+        Map<Integer, String> orders = new LinkedHashMap<>();
+        for (int m = 0; m < 10; m++) {
+            String member = newMemberToken();
+            for (int o = 0; o < 4; o++) {
+                orders.put(placeOrder(member, sku, 1), member);
+            }
+        }
         int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
 
         List<EventStream> streams = new ArrayList<>();
+        ExecutorService openers = Executors.newFixedThreadPool(8);
         try {
-            for (int i = 0; i < 200; i++) {
-                streams.add(EventStream.open(events(id), member));
-            }
-            for (EventStream stream : streams) {
-                assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+            List<Future<EventStream>> opening = new ArrayList<>();
+            orders.forEach((id, member) -> {
+                for (int i = 0; i < 5; i++) {
+                    opening.add(openers.submit(() -> EventStream.open(events(id), member)));
+                }
+            });
+            for (Future<EventStream> stream : opening) {
+                streams.add(stream.get());
             }
             int threadsWithStreams = ManagementFactory.getThreadMXBean().getThreadCount();
+            for (EventStream stream : streams) {
+                assertEquals(200, stream.status());
+            }
             assertTrue(threadsWithStreams - threadsBefore < 30,
                     "threads before " + threadsBefore + ", with 200 streams " + threadsWithStreams);
 
-            as(member).post("/api/orders/" + id + "/cancel").then().statusCode(200);
+            // 409: closed by expiry meanwhile.
+            orders.forEach((id, member) -> as(member).post("/api/orders/" + id + "/cancel").then()
+                    .statusCode(anyOf(equalTo(200), equalTo(409))));
             for (EventStream stream : streams) {
-                assertEquals("CLOSED", status(stream.next(SOON)).get("status"));
+                Map<String, Object> last = status(stream.next(SOON));
+                while (!"CLOSED".equals(last.get("status"))) {
+                    last = status(stream.next(SOON));
+                }
                 assertTrue(stream.endsWithin(END));
             }
         } finally {
+            openers.shutdownNow();
             streams.forEach(EventStream::close);
+        }
+    }
+
+    /**
+     * 50 streams asked by one member, 10 on each of 5 orders: 5 per order and 20 for the member are let in, the
+     * others refused with 429 and Retry-After; the streams let in still get their order's transition, a closed
+     * order's streams end, and the slots they held are free again.
+     */
+    @Test
+    void streamsAreCappedPerOrderAndPerMember() throws Exception {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        List<Integer> orders = new ArrayList<>();
+        for (int o = 0; o < 5; o++) {
+            orders.add(placeOrder(member, sku, 1));
+        }
+        double refusedByOrder = Metrics.value("live_streams_refused_total{cap=\"order\"}");
+        double refusedByMember = Metrics.value("live_streams_refused_total{cap=\"member\"}");
+
+        Map<Integer, List<EventStream>> open = new LinkedHashMap<>();
+        List<EventStream> all = new ArrayList<>();
+        int refused = 0;
+        try {
+            for (int id : orders) {
+                for (int i = 0; i < 10; i++) {
+                    EventStream stream = EventStream.open(events(id), member);
+                    all.add(stream);
+                    if (stream.status() == 200) {
+                        open.computeIfAbsent(id, ignored -> new ArrayList<>()).add(stream);
+                    } else {
+                        assertEquals(429, stream.status());
+                        assertTrue(stream.contentType().startsWith("application/problem+json"), stream.contentType());
+                        assertEquals("30", stream.header("Retry-After"));
+                        refused++;
+                    }
+                }
+            }
+            assertEquals(List.of(5, 5, 5, 5), open.values().stream().map(List::size).toList(),
+                    "5 on each of the first four orders, then the member's 20 are open");
+            assertEquals(30, refused);
+            assertEquals(refusedByOrder + 15, Metrics.value("live_streams_refused_total{cap=\"order\"}"));
+            assertEquals(refusedByMember + 15, Metrics.value("live_streams_refused_total{cap=\"member\"}"));
+            for (List<EventStream> streams : open.values()) {
+                for (EventStream stream : streams) {
+                    assertEquals("PENDING_PAYMENT", status(stream.next(SOON)).get("status"));
+                }
+            }
+
+            int first = orders.get(0);
+            as(member).post("/api/orders/" + first + "/cancel").then().statusCode(200);
+            for (EventStream stream : open.get(first)) {
+                assertEquals("CLOSED", status(stream.next(SOON)).get("status"));
+                assertTrue(stream.endsWithin(END), "a closed order's streams end");
+            }
+            for (int id : orders.subList(1, 4)) {
+                for (EventStream stream : open.get(id)) {
+                    assertEquals(List.of(), stream.pending(), "the other orders' streams wait on");
+                }
+            }
+            // The closed order's five slots are the member's again: the fifth order gets its streams now.
+            int fifth = orders.get(4);
+            await().atMost(SOON).until(() -> {
+                EventStream again = EventStream.open(events(fifth), member);
+                all.add(again);
+                return again.status() == 200;
+            });
+        } finally {
+            all.forEach(EventStream::close);
         }
     }
 

@@ -78,7 +78,12 @@ public final class EventStream implements AutoCloseable {
     }
 
     public String contentType() {
-        return head().headers().firstValue("Content-Type").orElse("");
+        return header("Content-Type");
+    }
+
+    /** A header of the answer's head, or "" when it has none. */
+    public String header(String name) {
+        return head().headers().firstValue(name).orElse("");
     }
 
     /** The next event, or an AssertionError when none arrives in time. */
