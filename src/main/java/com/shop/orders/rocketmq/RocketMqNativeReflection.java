@@ -85,18 +85,17 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * Reflection metadata for the RocketMQ 5.3.3 remoting client in the native binary. The client
  * fills and reads command headers through their declared fields ({@code RemotingCommand}
  * creates a header with its no-arg constructor and copies {@code extFields} into it), and
- * encodes the command (JSON by default) and its bodies with fastjson2, which in a native image
- * falls back to plain reflection on fields, getters and setters. RocketMQ ships no native-image
+ * encodes the command (JSON by default) and its bodies with fastjson, which in a native image reads and writes them
+ * by plain reflection on fields, getters and setters (its ASM code generation is off there, see RocketMqClients). RocketMQ ships no native-image
  * configuration.
  *
  * <p>Listed: what the transactional producer ({@link com.shop.orders.expiry.ExpiryMessages}), the push consumer
  * ({@link com.shop.orders.expiry.ExpiryConsumer}) and the outbox producer ({@link com.shop.orders.events.OutboxRelay})
  * exercise, plus every protocol class reachable from their fields and superclasses (computed with {@code javap} on
  * rocketmq-remoting and rocketmq-common 5.3.3). Admin-only headers and bodies are left out on purpose. A missing
- * entry shows at run time (an empty header, a fastjson2 error), never at build time: only the native ITs
- * ({@code PackagedServiceIT}, {@code ReplicaFaultsIT} with {@code -Dnative}), which send, check back, commit and
- * consume through the executable, can prove this list. They have not run yet: the native build passes analysis and
- * compilation, but the dev machines' toolchain cannot link the executable (README, "Test it").
+ * entry shows at run time (an empty header, a fastjson error), never at build time: the native ITs
+ * ({@code PackagedServiceIT}, {@code ReplicaFaultsIT} with {@code -Dnative}, run by CI), which send, check back,
+ * commit and consume through the executable, prove this list.
  */
 @RegisterForReflection(targets = {
         // The command itself (JSON-serialized by default) and its enums
