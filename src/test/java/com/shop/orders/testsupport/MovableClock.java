@@ -11,9 +11,15 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class MovableClock extends Clock {
 
     private final AtomicReference<Instant> now;
+    private final ZoneId zone;
 
     public MovableClock(Instant start) {
-        this.now = new AtomicReference<>(start);
+        this(new AtomicReference<>(start), ZoneOffset.UTC);
+    }
+
+    private MovableClock(AtomicReference<Instant> now, ZoneId zone) {
+        this.now = now;
+        this.zone = zone;
     }
 
     public void advance(Duration by) {
@@ -27,11 +33,12 @@ public final class MovableClock extends Clock {
 
     @Override
     public ZoneId getZone() {
-        return ZoneOffset.UTC;
+        return zone;
     }
 
+    /** The same time in another zone: moving either clock moves both. */
     @Override
-    public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException("a test clock keeps UTC");
+    public Clock withZone(ZoneId other) {
+        return new MovableClock(now, other);
     }
 }
