@@ -12,6 +12,10 @@ public interface EventsConfig {
     @WithDefault("order-paid")
     String paidTopic();
 
+    /** Topic of the "order refunded" events, keyed by order number, one per completed refund. */
+    @WithDefault("order-refunded")
+    String refundedTopic();
+
     @WithDefault("order-events-producer")
     String producerGroup();
 

@@ -24,9 +24,18 @@ public class Outbox {
     }
 
     public Uni<Void> paid(OrderPaidEvent event) {
+        return record(config.paidTopic(), event.orderNo(), event);
+    }
+
+    public Uni<Void> refunded(OrderRefundedEvent event) {
+        return record(config.refundedTopic(), event.orderNo(), event);
+    }
+
+    /** Keyed by order number: one order's events reach consumers in the order they were written. */
+    private Uni<Void> record(String topic, String orderNo, Object event) {
         OutboxEvent outbox = new OutboxEvent();
-        outbox.topic = config.paidTopic();
-        outbox.messageKey = event.orderNo();
+        outbox.topic = topic;
+        outbox.messageKey = orderNo;
         outbox.createdAt = clock.instant();
         try {
             outbox.payload = json.writeValueAsString(event);

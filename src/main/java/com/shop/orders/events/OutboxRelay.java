@@ -126,7 +126,7 @@ public class OutboxRelay {
                 .call(claimed -> claimed.isEmpty() ? Uni.createFrom().voidItem()
                         : connection.preparedQuery("UPDATE outbox_event SET next_attempt_at = ? WHERE id IN ("
                                 + Sql.placeholders(claimed.size()) + ")")
-                                .execute(Tuple.from(withFirst(Sql.utc(now.plus(config.claimLease())),
+                                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())),
                                         claimed.stream().map(Claimed::id).toList())))));
     }
 
@@ -194,13 +194,6 @@ public class OutboxRelay {
         return pool.query("SELECT COUNT(*) FROM outbox_event WHERE published_at IS NULL").execute()
                 .invoke(rows -> backlog.set(rows.iterator().next().getLong(0)))
                 .replaceWithVoid();
-    }
-
-    private static List<Object> withFirst(Object first, List<Long> rest) {
-        List<Object> values = new ArrayList<>(rest.size() + 1);
-        values.add(first);
-        values.addAll(rest);
-        return values;
     }
 
     private static final class PublishFailed extends RuntimeException {

@@ -36,6 +36,11 @@ public class SkuRepository implements PanacheRepositoryBase<Sku, Long> {
                 .map(rows -> rows == 1);
     }
 
+    /** Puts sold units back on hand (a refund's returned goods). */
+    public Uni<Boolean> restock(long skuId, int quantity) {
+        return update("stock = stock + ?1 where id = ?2", quantity, skuId).map(rows -> rows == 1);
+    }
+
     /** Sets or (null) lifts the SKU's purchase limit per member; false when there is no such SKU. */
     public Uni<Boolean> setPerMemberLimit(long skuId, Integer limit) {
         return update("perMemberLimit = ?1 where id = ?2", limit, skuId).map(rows -> rows == 1);

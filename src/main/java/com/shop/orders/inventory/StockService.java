@@ -33,6 +33,12 @@ public class StockService {
                 .invoke(deducted -> requireMoved(deducted, "deduct", line)));
     }
 
+    /** Returns sold units to stock; the caller announces {@link StockRestocked} after its commit. */
+    public Uni<Void> restockAll(List<StockLine> lines) {
+        return forEachLine(lines, line -> skus.restock(line.skuId(), line.quantity())
+                .invoke(restocked -> requireMoved(restocked, "restock", line)));
+    }
+
     private static Uni<Void> forEachLine(List<StockLine> lines, Function<StockLine, Uni<Boolean>> step) {
         List<StockLine> ordered = lines.stream().sorted(Comparator.comparingLong(StockLine::skuId)).toList();
         // Sequential on purpose: one reactive session runs one statement at a time.

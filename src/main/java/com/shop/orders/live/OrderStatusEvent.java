@@ -29,6 +29,7 @@ public record OrderStatusEvent(
         Instant at = switch (order.status) {
             case PAID -> order.paidAt;
             case CLOSED -> order.closedAt;
+            case REFUNDED -> order.refundedAt;
             default -> order.createdAt;
         };
         return new OrderStatusEvent(order.id, order.status, order.closeReason, order.payDeadline, at);

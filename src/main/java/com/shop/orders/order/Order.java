@@ -56,6 +56,9 @@ public class Order extends PanacheEntityBase {
     @Column(name = "closed_at")
     public Instant closedAt;
 
+    @Column(name = "refunded_at")
+    public Instant refundedAt;
+
     @Column(name = "idempotency_key")
     public String idempotencyKey;
 

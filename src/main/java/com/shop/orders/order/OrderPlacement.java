@@ -1,9 +1,6 @@
 package com.shop.orders.order;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -12,7 +9,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,6 +28,7 @@ import com.shop.orders.sql.Deadlock;
 import com.shop.orders.sql.Sql;
 import com.shop.orders.sql.UniqueViolation;
 import com.shop.orders.web.ProblemException;
+import com.shop.orders.web.RequestDigest;
 
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
@@ -238,16 +235,10 @@ public class OrderPlacement {
 
     /** Identifies the request's content, so that a reused key with a different body is refused. */
     private static String hash(PlaceOrderRequest request) {
-        String canonical = request.items().stream()
+        return RequestDigest.of(request.items().stream()
                 .sorted(Comparator.comparing(PlaceOrderRequest.Line::skuId))
                 .map(line -> line.skuId() + "x" + line.quantity())
-                .collect(Collectors.joining(","));
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+                .collect(Collectors.joining(",")));
     }
 
     /** An order about to be written. */
@@ -285,8 +276,8 @@ public class OrderPlacement {
 
         OrderView view(long id) {
             return new OrderView(id, orderNo, OrderStatus.PENDING_PAYMENT, null, total(), deadline, createdAt, null,
-                    null, lines.stream().map(line -> new OrderView.Item(line.sku().id(), line.sku().name(),
-                            line.sku().price(), line.quantity())).toList());
+                    null, null, null, lines.stream().map(line -> new OrderView.Item(line.sku().id(), line.sku().name(),
+                            line.sku().price(), line.quantity())).toList(), null);
         }
     }
 }

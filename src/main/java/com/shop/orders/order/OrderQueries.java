@@ -18,9 +18,11 @@ public class OrderQueries {
     }
 
     private final OrderRepository orders;
+    private final OrderRefunds refunds;
 
-    public OrderQueries(OrderRepository orders) {
+    public OrderQueries(OrderRepository orders, OrderRefunds refunds) {
         this.orders = orders;
+        this.refunds = refunds;
     }
 
     public Uni<OrderView> findOwned(long id, String memberId) {
@@ -43,17 +45,18 @@ public class OrderQueries {
     }
 
     private Uni<OrderView> view(Order order) {
-        return orders.items(order.id).map(items -> OrderView.of(order, items));
+        return views(List.of(order)).map(views -> views.get(0));
     }
 
     private Uni<List<OrderView>> views(List<Order> found) {
         if (found.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return orders.items(found.stream().map(o -> o.id).toList())
-                .map(items -> {
-                    Map<Long, List<OrderItem>> byOrder = items.stream().collect(Collectors.groupingBy(i -> i.orderId));
-                    return found.stream().map(o -> OrderView.of(o, byOrder.getOrDefault(o.id, List.of()))).toList();
-                });
+        List<Long> ids = found.stream().map(o -> o.id).toList();
+        return orders.items(ids).chain(items -> refunds.of(ids).map(refundsByOrder -> {
+            Map<Long, List<OrderItem>> byOrder = items.stream().collect(Collectors.groupingBy(i -> i.orderId));
+            return found.stream().map(o -> OrderView.of(o, byOrder.getOrDefault(o.id, List.of()),
+                    refundsByOrder.getOrDefault(o.id, List.of()))).toList();
+        }));
     }
 }

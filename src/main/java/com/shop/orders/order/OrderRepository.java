@@ -68,6 +68,13 @@ public class OrderRepository implements PanacheRepository<Order> {
                 .map(rows -> rows == 1);
     }
 
+    /** A paid order whose payment has been refunded in full. */
+    public Uni<Boolean> markRefunded(long id, Instant refundedAt) {
+        return update("status = ?1, refundedAt = ?2 where id = ?3 and status = ?4",
+                OrderStatus.REFUNDED, refundedAt, id, OrderStatus.PAID)
+                .map(rows -> rows == 1);
+    }
+
     /** The status as stored now, for a caller whose conditional update found the order no longer pending. */
     public Uni<OrderStatus> statusOf(long id) {
         return getSession().chain(session -> session

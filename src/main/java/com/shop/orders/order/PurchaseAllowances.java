@@ -65,6 +65,17 @@ public class PurchaseAllowances {
         Map<Long, Integer> units = new HashMap<>();
         units.put(UNPAID_ORDERS, 1);
         lines.forEach(line -> units.merge(line.skuId(), line.quantity(), Integer::sum));
+        return giveBack(memberId, units, "closed order of " + memberId);
+    }
+
+    /** Refunded units that went back to stock no longer count against the member. In the refund's transaction. */
+    public Uni<Void> giveBackRefunded(String memberId, List<StockLine> lines) {
+        Map<Long, Integer> units = new HashMap<>();
+        lines.forEach(line -> units.merge(line.skuId(), line.quantity(), Integer::sum));
+        return units.isEmpty() ? Uni.createFrom().voidItem() : giveBack(memberId, units, "refund of " + memberId);
+    }
+
+    private static Uni<Void> giveBack(String memberId, Map<Long, Integer> units, String what) {
         StringBuilder amounts = new StringBuilder("CASE sku_id");
         List<Object> params = new ArrayList<>();
         units.forEach((skuId, quantity) -> {
@@ -75,7 +86,7 @@ public class PurchaseAllowances {
         params.add(memberId);
         params.addAll(units.keySet());
         return execute("UPDATE purchase_allowance SET used = used - " + amounts + " END WHERE member_id = ? AND sku_id IN ("
-                + Sql.placeholders(units.size()) + ")", params, units.size(), "closed order of " + memberId);
+                + Sql.placeholders(units.size()) + ")", params, units.size(), what);
     }
 
     /** A paid order is no longer unpaid; its units stay held. In the payment's transaction. */

@@ -26,6 +26,7 @@ import com.alipay.api.domain.AlipayDataDataserviceBillDownloadurlQueryModel;
 import com.alipay.api.domain.AlipayOpenAppAlipaycertDownloadModel;
 import com.alipay.api.domain.AlipayTradeCancelModel;
 import com.alipay.api.domain.AlipayTradeCloseModel;
+import com.alipay.api.domain.AlipayTradeFastpayRefundQueryModel;
 import com.alipay.api.domain.AlipayTradePrecreateModel;
 import com.alipay.api.domain.AlipayTradeQueryModel;
 import com.alipay.api.domain.AlipayTradeRefundModel;
@@ -34,6 +35,7 @@ import com.alipay.api.request.AlipayDataDataserviceBillDownloadurlQueryRequest;
 import com.alipay.api.request.AlipayOpenAppAlipaycertDownloadRequest;
 import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
+import com.alipay.api.request.AlipayTradeFastpayRefundQueryRequest;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
@@ -149,16 +151,33 @@ public class AlipayGateway {
         return call("cancel", request, response -> AlipayReplies.cancel(response.getCode(), response.getAction()));
     }
 
-    /** Refunds; {@code requestNo} makes a repeated refund of the same money a no-op at Alipay. */
-    Uni<Void> refund(String orderNo, BigDecimal amount, String requestNo) {
+    /**
+     * Refunds {@code amount} of the order's trade as the refund {@code requestNo}. Calling again with the same number
+     * refunds nothing more: how an answer that did not arrive is retried. Fails when the answer is not known.
+     */
+    public Uni<RefundAnswer> refund(String orderNo, BigDecimal amount, String requestNo) {
         AlipayTradeRefundModel model = new AlipayTradeRefundModel();
         model.setOutTradeNo(orderNo);
         model.setRefundAmount(amount.toPlainString());
         model.setOutRequestNo(requestNo);
         AlipayTradeRefundRequest request = new AlipayTradeRefundRequest();
         request.setBizModel(model);
-        return call("refund", request, response -> AlipayReplies.isSuccess(response.getCode()) ? Boolean.TRUE : null)
-                .replaceWithVoid();
+        return call("refund", request, response -> RefundAnswer.of(response.getCode(), response.getSubCode(),
+                response.getSubMsg()));
+    }
+
+    /**
+     * Whether Alipay made the refund {@code requestNo} of the order's trade: true with its amount, false when it did
+     * not (also when there is no trade at all). Fails when Alipay does not say.
+     */
+    public Uni<Boolean> refundMade(String orderNo, String requestNo) {
+        AlipayTradeFastpayRefundQueryModel model = new AlipayTradeFastpayRefundQueryModel();
+        model.setOutTradeNo(orderNo);
+        model.setOutRequestNo(requestNo);
+        AlipayTradeFastpayRefundQueryRequest request = new AlipayTradeFastpayRefundQueryRequest();
+        request.setBizModel(model);
+        return call("refund_query", request, response -> AlipayReplies.refundMade(response.getCode(),
+                response.getSubCode(), response.getRefundStatus(), response.getRefundAmount()));
     }
 
     /**

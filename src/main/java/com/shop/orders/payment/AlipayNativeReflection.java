@@ -6,6 +6,7 @@ import com.alipay.api.domain.AlipayDataDataserviceBillDownloadurlQueryModel;
 import com.alipay.api.domain.AlipayOpenAppAlipaycertDownloadModel;
 import com.alipay.api.domain.AlipayTradeCancelModel;
 import com.alipay.api.domain.AlipayTradeCloseModel;
+import com.alipay.api.domain.AlipayTradeFastpayRefundQueryModel;
 import com.alipay.api.domain.AlipayTradePrecreateModel;
 import com.alipay.api.domain.AlipayTradeQueryModel;
 import com.alipay.api.domain.AlipayTradeRefundModel;
@@ -15,6 +16,7 @@ import com.alipay.api.domain.BusinessParams;
 import com.alipay.api.domain.ChargeInfo;
 import com.alipay.api.domain.CloseExtendParams;
 import com.alipay.api.domain.ContributeDetail;
+import com.alipay.api.domain.DepositBackInfo;
 import com.alipay.api.domain.EnterprisePayInfo;
 import com.alipay.api.domain.ExtUserInfo;
 import com.alipay.api.domain.ExtendParams;
@@ -28,6 +30,7 @@ import com.alipay.api.domain.PaymentInfoWithId;
 import com.alipay.api.domain.PresetPayToolInfo;
 import com.alipay.api.domain.RefundChargeInfo;
 import com.alipay.api.domain.RefundGoodsDetail;
+import com.alipay.api.domain.RefundRoyaltyResult;
 import com.alipay.api.domain.RefundSubFee;
 import com.alipay.api.domain.RoyaltyDetailInfos;
 import com.alipay.api.domain.RoyaltyInfo;
@@ -44,6 +47,7 @@ import com.alipay.api.request.AlipayDataDataserviceBillDownloadurlQueryRequest;
 import com.alipay.api.request.AlipayOpenAppAlipaycertDownloadRequest;
 import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
+import com.alipay.api.request.AlipayTradeFastpayRefundQueryRequest;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
@@ -51,6 +55,7 @@ import com.alipay.api.response.AlipayDataDataserviceBillDownloadurlQueryResponse
 import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
 import com.alipay.api.response.AlipayTradeCancelResponse;
 import com.alipay.api.response.AlipayTradeCloseResponse;
+import com.alipay.api.response.AlipayTradeFastpayRefundQueryResponse;
 import com.alipay.api.response.AlipayTradePrecreateResponse;
 import com.alipay.api.response.AlipayTradeQueryResponse;
 import com.alipay.api.response.AlipayTradeRefundResponse;
@@ -65,7 +70,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * A native image answers such reflection only for registered classes, so without this list
  * the calls would fail or come back with empty fields at run time, not at build time.
  *
- * <p>Listed: the calls of {@link AlipayGateway} (precreate, query, close, cancel, refund, and certificate mode's
+ * <p>Listed: the calls of {@link AlipayGateway} (precreate, query, close, cancel, refund, refund query, and certificate mode's
  * certificate download, the trade bill's link) with their requests, responses and models, plus every domain class reachable from their fields
  * (computed with {@code javap} on alipay-sdk-java 4.40.734.ALL). Re-check when the SDK version
  * changes or {@link AlipayGateway} calls another API.
@@ -89,6 +94,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayTradePrecreateRequest.class,
         AlipayTradeQueryRequest.class,
         AlipayTradeRefundRequest.class,
+        AlipayTradeFastpayRefundQueryRequest.class,
         // Responses
         AlipayDataDataserviceBillDownloadurlQueryResponse.class,
         AlipayOpenAppAlipaycertDownloadResponse.class,
@@ -97,6 +103,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayTradePrecreateResponse.class,
         AlipayTradeQueryResponse.class,
         AlipayTradeRefundResponse.class,
+        AlipayTradeFastpayRefundQueryResponse.class,
         // Biz models written into biz_content
         AlipayDataDataserviceBillDownloadurlQueryModel.class,
         AlipayOpenAppAlipaycertDownloadModel.class,
@@ -105,6 +112,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         AlipayTradePrecreateModel.class,
         AlipayTradeQueryModel.class,
         AlipayTradeRefundModel.class,
+        AlipayTradeFastpayRefundQueryModel.class,
         // Nested domain classes reachable from the fields of the models and responses above
         BkAgentReqInfo.class,
         BkAgentRespInfo.class,
@@ -112,6 +120,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         ChargeInfo.class,
         CloseExtendParams.class,
         ContributeDetail.class,
+        DepositBackInfo.class,
         EnterprisePayInfo.class,
         ExtUserInfo.class,
         ExtendParams.class,
@@ -124,6 +133,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         PaymentInfoWithId.class,
         PresetPayToolInfo.class,
         RefundChargeInfo.class,
+        RefundRoyaltyResult.class,
         RefundGoodsDetail.class,
         RefundSubFee.class,
         RoyaltyDetailInfos.class,

@@ -23,6 +23,8 @@ final class AlipayReplies {
     static final String SERVICE_UNAVAILABLE = "20000";
     /** The bill of that day is not made yet (or never will be: a day before the app existed). */
     static final String BILL_NOT_EXIST = "isp.bill_not_exist";
+    /** The refund query's "this refund was made". */
+    static final String REFUND_SUCCESS = "REFUND_SUCCESS";
 
     /** What {@code alipay.trade.close} did. */
     enum CloseResult {
@@ -130,5 +132,23 @@ final class AlipayReplies {
         }
         return new Trade(orderNo, TradeStatus.parse(tradeStatus), tradeNo,
                 totalAmount == null ? null : new BigDecimal(totalAmount), paidAt == null ? null : paidAt.toInstant());
+    }
+
+    /**
+     * The refund query: success with a refund in it is a refund made ({@code refund_status} REFUND_SUCCESS, or
+     * absent with an amount, as older answers are); success without one, or no such trade, is none; anything else
+     * is no answer (null).
+     */
+    static Boolean refundMade(String code, String subCode, String refundStatus, String refundAmount) {
+        if (TRADE_NOT_EXIST.equals(subCode)) {
+            return Boolean.FALSE;
+        }
+        if (!isSuccess(code)) {
+            return null;
+        }
+        if (refundStatus != null) {
+            return REFUND_SUCCESS.equals(refundStatus);
+        }
+        return refundAmount != null && !refundAmount.isBlank();
     }
 }

@@ -61,26 +61,25 @@ public class PaymentConfirmation {
     private final StockService stock;
     private final PurchaseAllowances allowances;
     private final Outbox outbox;
-    private final AlipayGateway alipay;
+    private final PaymentRefunds refunds;
     private final OrderTransitions transitions;
     private final OrderMetrics orderMetrics;
     private final MeterRegistry registry;
     private final Clock clock;
 
     public PaymentConfirmation(OrderRepository orders, PaymentRepository payments, StockService stock,
-            PurchaseAllowances allowances, Outbox outbox, AlipayGateway alipay, OrderTransitions transitions,
+            PurchaseAllowances allowances, Outbox outbox, PaymentRefunds refunds, OrderTransitions transitions,
             OrderMetrics orderMetrics, MeterRegistry registry, Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.stock = stock;
         this.allowances = allowances;
         this.outbox = outbox;
-        this.alipay = alipay;
+        this.refunds = refunds;
         this.transitions = transitions;
         this.orderMetrics = orderMetrics;
         this.registry = registry;
         this.clock = clock;
-        registry.counter("payments.refunded");
     }
 
     public Uni<Outcome> confirm(PaidTrade trade, Source source) {
@@ -138,21 +137,8 @@ public class PaymentConfirmation {
         };
     }
 
-    /** Once per order: the request number is fixed, and an order whose payment is already refunded is left alone. */
+    /** Once per order (the refund has a fixed request number): every further confirmation finds it recorded. */
     private Uni<Outcome> refund(Order order, PaidTrade trade) {
-        return Panache.withSession(() -> payments.findByOrderId(order.id))
-                .chain(payment -> payment != null && payment.status == PaymentStatus.REFUNDED
-                        ? Uni.createFrom().voidItem()
-                        : refundAtAlipay(order, trade))
-                .replaceWith(Outcome.REFUNDED);
-    }
-
-    private Uni<Void> refundAtAlipay(Order order, PaidTrade trade) {
-        LOG.warnf("Order %s was paid after it had been closed: refunding %s", order.orderNo, trade.amount());
-        return alipay.refund(order.orderNo, trade.amount(), order.orderNo + "-refund")
-                .chain(() -> Panache.withTransaction(() -> payments.markRefunded(order.id, trade.tradeNo(),
-                        trade.amount(), clock.instant())))
-                .invoke(() -> registry.counter("payments.refunded").increment())
-                .replaceWithVoid();
+        return refunds.refundLatePayment(order, trade).replaceWith(Outcome.REFUNDED);
     }
 }

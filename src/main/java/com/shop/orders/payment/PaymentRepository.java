@@ -30,9 +30,41 @@ public class PaymentRepository implements PanacheRepository<Payment> {
                 PaymentStatus.PAID, tradeNo, paidAmount, paidAt, orderId, PaymentStatus.AWAITING_PAYMENT);
     }
 
-    public Uni<Integer> markRefunded(long orderId, String tradeNo, BigDecimal refundAmount, Instant refundedAt) {
-        return update("status = ?1, tradeNo = ?2, paidAmount = ?3, refundAmount = ?3, refundedAt = ?4"
-                + " where orderId = ?5 and status <> ?1",
-                PaymentStatus.REFUNDED, tradeNo, refundAmount, refundedAt, orderId);
+    /**
+     * Money Alipay took for an order that had been closed: the payment as paid, so that its refund has something to
+     * give back. Creates the row when the order has none (its precreate answer never arrived); keeps one that is
+     * paid already. In the caller's transaction, with the order's row locked.
+     */
+    public Uni<Payment> recordLatePayment(long orderId, String orderNo, String tradeNo, BigDecimal amount,
+            Instant paidAt) {
+        return findByOrderId(orderId).chain(found -> {
+            if (found != null && found.status != PaymentStatus.AWAITING_PAYMENT) {
+                return Uni.createFrom().item(found);
+            }
+            Payment payment = found != null ? found : new Payment();
+            if (found == null) {
+                payment.orderId = orderId;
+                payment.orderNo = orderNo;
+                payment.amount = amount;
+                payment.createdAt = paidAt;
+            }
+            payment.status = PaymentStatus.PAID;
+            payment.tradeNo = tradeNo;
+            payment.paidAmount = amount;
+            payment.paidAt = paidAt;
+            return found != null ? Uni.createFrom().item(payment) : persist(payment);
+        });
+    }
+
+    /** A refund Alipay made: added to what the payment gave back; REFUNDED once that is all of it. */
+    public Uni<Payment> addRefund(long orderId, BigDecimal amount, Instant refundedAt) {
+        return findByOrderId(orderId).invoke(payment -> {
+            payment.refundAmount = payment.refundAmount == null ? amount : payment.refundAmount.add(amount);
+            payment.refundedAt = refundedAt;
+            BigDecimal paid = payment.paidAmount != null ? payment.paidAmount : payment.amount;
+            if (payment.refundAmount.compareTo(paid) >= 0) {
+                payment.status = PaymentStatus.REFUNDED;
+            }
+        });
     }
 }

@@ -4,6 +4,6 @@ public enum PaymentStatus {
     /** QR code offered, no money seen yet. */
     AWAITING_PAYMENT,
     PAID,
-    /** Paid for an order that had already been closed, and given back. */
+    /** All of the money went back (refunds of a paid order, or a payment that came after the order closed). */
     REFUNDED
 }

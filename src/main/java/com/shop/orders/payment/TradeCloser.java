@@ -1,6 +1,5 @@
 package com.shop.orders.payment;
 
-import java.time.Clock;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -30,14 +29,14 @@ public class TradeCloser {
     private final PaymentRepository payments;
     private final AlipayGateway alipay;
     private final PaymentConfirmation confirmation;
-    private final Clock clock;
+    private final PaymentRefunds refunds;
 
     public TradeCloser(PaymentRepository payments, AlipayGateway alipay, PaymentConfirmation confirmation,
-            Clock clock) {
+            PaymentRefunds refunds) {
         this.payments = payments;
         this.alipay = alipay;
         this.confirmation = confirmation;
-        this.clock = clock;
+        this.refunds = refunds;
     }
 
     public Uni<Closure> close(long orderId, String orderNo) {
@@ -73,9 +72,7 @@ public class TradeCloser {
     }
 
     private Uni<Closure> recordRefund(Payment payment) {
-        return Panache.withTransaction(() -> payments.markRefunded(payment.orderId, null, payment.amount,
-                clock.instant()))
-                .replaceWith(Closure.REFUNDED);
+        return refunds.recordCancelRefund(payment).replaceWith(Closure.REFUNDED);
     }
 
     private Uni<Closure> closedOrPaid(String orderNo) {

@@ -36,6 +36,7 @@ public final class ServiceStack implements AutoCloseable {
     public static final String DATABASE = "orders";
     public static final String EXPIRY_TOPIC = "order-expiry";
     public static final String PAID_TOPIC = "order-paid";
+    public static final String REFUNDED_TOPIC = "order-refunded";
     public static final String QR_URL_SECRET = "replica-harness-only-secret-0123456789abcdef";
     /** The sandbox's seller id, checked on every notify. */
     public static final String SELLER_ID = "2088102100000099";
@@ -94,7 +95,7 @@ public final class ServiceStack implements AutoCloseable {
                     .transactionCheckMax(timings.brokerCheckMax())
                     .transactionOpBatchIntervalMs(200);
             broker.start();
-            broker.createTopics(EXPIRY_TOPIC, PAID_TOPIC);
+            broker.createTopics(EXPIRY_TOPIC, PAID_TOPIC, REFUNDED_TOPIC);
             return broker;
         });
         try {

@@ -9,7 +9,6 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.math.BigDecimal;
-import java.time.Clock;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -28,8 +27,8 @@ class TradeCloserTest {
 
     private final AlipayGateway alipay = mock(AlipayGateway.class);
     private final PaymentConfirmation confirmation = mock(PaymentConfirmation.class);
-    private final TradeCloser closer = new TradeCloser(mock(PaymentRepository.class), alipay, confirmation,
-            Clock.systemUTC());
+    private final PaymentRefunds refunds = mock(PaymentRefunds.class);
+    private final TradeCloser closer = new TradeCloser(mock(PaymentRepository.class), alipay, confirmation, refunds);
 
     @Test
     void aScannedTradeIsClosed() {
@@ -43,6 +42,15 @@ class TradeCloserTest {
         when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_EXIST));
         when(alipay.cancel("N1")).thenReturn(Uni.createFrom().item(CancelResult.CLOSED));
         assertEquals(TradeCloser.Closure.CLOSED, close());
+    }
+
+    @Test
+    void aQrCodePaidWhileBeingVoidedIsRecordedAsRefundedByAlipay() {
+        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_EXIST));
+        when(alipay.cancel("N1")).thenReturn(Uni.createFrom().item(CancelResult.REFUNDED));
+        when(refunds.recordCancelRefund(any())).thenReturn(Uni.createFrom().voidItem());
+        assertEquals(TradeCloser.Closure.REFUNDED, close());
+        verify(refunds).recordCancelRefund(any());
     }
 
     @Test

@@ -57,10 +57,12 @@ public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager
         Set<String> topics = new LinkedHashSet<>();
         topics.add("order-expiry");
         topics.add("order-paid");
+        topics.add("order-refunded");
         try {
             var config = ConfigProvider.getConfig();
             config.getOptionalValue("shop.expiry.topic", String.class).ifPresent(topics::add);
             config.getOptionalValue("shop.events.paid-topic", String.class).ifPresent(topics::add);
+            config.getOptionalValue("shop.events.refunded-topic", String.class).ifPresent(topics::add);
         } catch (RuntimeException | LinkageError e) {
             // no config available this early: the defaults above
         }

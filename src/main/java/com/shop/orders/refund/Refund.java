@@ -1,0 +1,71 @@
+package com.shop.orders.refund;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+
+/** One refund of an order's payment, recorded with its Alipay request number before Alipay is called. */
+@Entity
+@Table(name = "refund")
+public class Refund extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "order_id")
+    public Long orderId;
+
+    @Column(name = "order_no")
+    public String orderNo;
+
+    @Column(name = "out_request_no")
+    public String outRequestNo;
+
+    @Enumerated(EnumType.STRING)
+    public RefundCause cause;
+
+    @Column(precision = 12, scale = 2)
+    public BigDecimal amount;
+
+    public String reason;
+
+    @Enumerated(EnumType.STRING)
+    public RefundStatus status;
+
+    @Column(name = "idempotency_key")
+    public String idempotencyKey;
+
+    @Column(name = "request_hash")
+    public String requestHash;
+
+    @Column(name = "requested_at")
+    public Instant requestedAt;
+
+    @Column(name = "completed_at")
+    public Instant completedAt;
+
+    @Column(name = "failure_code")
+    public String failureCode;
+
+    @Column(name = "failure_reason")
+    public String failureReason;
+
+    public int attempts;
+
+    @Column(name = "next_attempt_at")
+    public Instant nextAttemptAt;
+
+    @Column(name = "last_error")
+    public String lastError;
+}

@@ -1,0 +1,11 @@
+package com.shop.orders.refund;
+
+/** Why money went back. */
+public enum RefundCause {
+    /** An admin asked for it (a return, an item that cannot ship, a price adjustment, goodwill). */
+    REQUESTED,
+    /** The buyer paid an order that had already been closed: all of it goes back, the order stays closed. */
+    LATE_PAYMENT,
+    /** Alipay refunded by itself: the service voided a trade that had been paid meanwhile. */
+    CANCELLED_TRADE
+}

@@ -1,0 +1,159 @@
+package com.shop.orders.refund;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+
+import org.jboss.logging.Logger;
+
+import com.shop.orders.events.OrderRefundedEvent;
+import com.shop.orders.events.Outbox;
+import com.shop.orders.inventory.StockLine;
+import com.shop.orders.inventory.StockRestocked;
+import com.shop.orders.inventory.StockService;
+import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderRepository;
+import com.shop.orders.order.OrderStatus;
+import com.shop.orders.order.PurchaseAllowances;
+import com.shop.orders.payment.PaymentRepository;
+import com.shop.orders.payment.PaymentStatus;
+import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.resilience.Backoff;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Records what Alipay did with a refund. Each outcome is a conditional update of a PENDING refund, so exactly one
+ * caller records it however many attempts and replicas learn it. A refund made adds to the payment's refunded total
+ * (the order becomes REFUNDED when that is all of it), returns its restock lines to stock and to the member's
+ * purchase limits, and writes the "order refunded" event, in one transaction. Lock order as everywhere: the order,
+ * the payment, the refund, the purchase allowances, the SKUs.
+ */
+@ApplicationScoped
+public class RefundOutcomes {
+
+    private static final Logger LOG = Logger.getLogger(RefundOutcomes.class);
+
+    /** A refund recorded as made, and the SKUs it put back on sale. */
+    record Completed(Refund refund, List<Long> restockedSkuIds) {
+    }
+
+    private final RefundRepository refunds;
+    private final OrderRepository orders;
+    private final PaymentRepository payments;
+    private final StockService stock;
+    private final PurchaseAllowances allowances;
+    private final Outbox outbox;
+    private final RefundMetrics metrics;
+    private final Event<StockRestocked> restocked;
+    private final Backoff backoff;
+    private final Clock clock;
+
+    public RefundOutcomes(RefundRepository refunds, OrderRepository orders, PaymentRepository payments,
+            StockService stock, PurchaseAllowances allowances, Outbox outbox, RefundMetrics metrics,
+            Event<StockRestocked> restocked, RefundConfig config, Clock clock) {
+        this.refunds = refunds;
+        this.orders = orders;
+        this.payments = payments;
+        this.stock = stock;
+        this.allowances = allowances;
+        this.outbox = outbox;
+        this.metrics = metrics;
+        this.restocked = restocked;
+        this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
+        this.clock = clock;
+    }
+
+    /** Alipay made the refund (its answer, or the refund query, says so). */
+    public Uni<Void> made(long refundId) {
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> refunds.findById(refundId)
+                .chain(refund -> orders.findForUpdate(refund.orderId)
+                        .chain(order -> refunds.markSucceeded(refundId, now).chain(won -> won
+                                ? complete(order, refund, now)
+                                : Uni.createFrom().nullItem()))))
+                .invoke(this::announce)
+                .replaceWithVoid();
+    }
+
+    /**
+     * In the caller's transaction, with the order locked and the refund just marked SUCCEEDED: what a refund made
+     * changes. Announce the answer with {@link #announce} after the commit.
+     */
+    Uni<Completed> complete(Order order, Refund refund, Instant at) {
+        // As the conditional update wrote them, so that flushing the entity keeps them.
+        refund.status = RefundStatus.SUCCEEDED;
+        refund.completedAt = at;
+        refund.nextAttemptAt = null;
+        refund.lastError = null;
+        return payments.addRefund(order.id, refund.amount, at)
+                .chain(payment -> {
+                    boolean full = payment.status == PaymentStatus.REFUNDED;
+                    return (full && order.status == OrderStatus.PAID ? orders.markRefunded(order.id, at)
+                            : Uni.createFrom().item(Boolean.FALSE))
+                            .chain(() -> restock(order, refund))
+                            .call(() -> outbox.refunded(new OrderRefundedEvent(order.id, order.orderNo,
+                                    order.memberId, refund.id, refund.outRequestNo, refund.amount,
+                                    payment.refundAmount, full, refund.cause.name(), at)));
+                })
+                .map(skuIds -> new Completed(refund, skuIds));
+    }
+
+    private Uni<List<Long>> restock(Order order, Refund refund) {
+        return refunds.restockLines(refund.id).chain(lines -> {
+            List<StockLine> units = lines.stream().map(line -> new StockLine(line.skuId, line.quantity)).toList();
+            return allowances.giveBackRefunded(order.memberId, units)
+                    .chain(() -> stock.restockAll(units))
+                    .replaceWith(units.stream().map(StockLine::skuId).toList());
+        });
+    }
+
+    /** After the commit: counted, and SKUs that were sold out are on sale again. */
+    void announce(Completed completed) {
+        if (completed == null) {
+            return;
+        }
+        Refund refund = completed.refund();
+        metrics.completed(refund.cause, RefundStatus.SUCCEEDED);
+        completed.restockedSkuIds().forEach(skuId -> restocked.fire(new StockRestocked(skuId)));
+        LOG.infof("Refund %s of order %s made: %s (%s)", refund.outRequestNo, refund.orderNo, refund.amount,
+                refund.cause);
+    }
+
+    /** Alipay refused the refund for good: nothing moved, the amount can be refunded again. */
+    public Uni<Void> refused(Refund refund, RefundAnswer answer) {
+        String code = answer.subCode() != null ? answer.subCode() : answer.code();
+        return Panache.withTransaction(() -> refunds.markFailed(refund.id, code, bounded(answer.reason(), 256),
+                clock.instant()))
+                .invoke(won -> {
+                    if (won) {
+                        metrics.completed(refund.cause, RefundStatus.FAILED);
+                        LOG.warnf("Alipay refused refund %s of order %s (%s): %s", refund.outRequestNo,
+                                refund.orderNo, code, answer.reason());
+                    }
+                })
+                .replaceWithVoid();
+    }
+
+    /** The attempt did not learn what Alipay did: the settler asks again after the backoff. */
+    public Uni<Void> unknown(Refund refund, Throwable failure) {
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> refunds.findById(refund.id)
+                .chain(current -> refunds.markUnknown(refund.id, bounded(failure.toString(), 500),
+                        now.plus(backoff.after(current.attempts + 1)))))
+                .invoke(() -> {
+                    metrics.unknown(refund.cause);
+                    LOG.warnf("Refund %s of order %s: Alipay's outcome not known yet (%s)", refund.outRequestNo,
+                            refund.orderNo, failure.toString());
+                })
+                .replaceWithVoid();
+    }
+
+    private static String bounded(String text, int max) {
+        return text == null || text.length() <= max ? text : text.substring(0, max);
+    }
+}

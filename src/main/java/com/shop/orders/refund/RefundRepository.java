@@ -1,0 +1,87 @@
+package com.shop.orders.refund;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkus.hibernate.reactive.panache.PanacheRepository;
+import io.smallrye.mutiny.Uni;
+
+/** Refunds and their restock lines. Outcomes are conditional updates on PENDING: exactly one caller records one. */
+@ApplicationScoped
+public class RefundRepository implements PanacheRepository<Refund> {
+
+    public Uni<Refund> findByKey(long orderId, String idempotencyKey) {
+        return find("orderId = ?1 and idempotencyKey = ?2", orderId, idempotencyKey).firstResult();
+    }
+
+    public Uni<Refund> findOfOrder(long orderId, long refundId) {
+        return find("id = ?1 and orderId = ?2", refundId, orderId).firstResult();
+    }
+
+    public Uni<List<Refund>> ofOrder(long orderId) {
+        return list("orderId = ?1 order by id", orderId);
+    }
+
+    public Uni<List<Refund>> ofOrders(Collection<Long> orderIds) {
+        return list("orderId in ?1 order by id", orderIds);
+    }
+
+    public Uni<Long> countOfOrder(long orderId) {
+        return count("orderId", orderId);
+    }
+
+    /** What the order's refunds take of its payment: all but the failed ones. */
+    public Uni<BigDecimal> committed(long orderId) {
+        return getSession().chain(session -> session
+                .createSelectionQuery("select coalesce(sum(amount), 0) from Refund where orderId = ?1 and status <> ?2",
+                        BigDecimal.class)
+                .setParameter(1, orderId).setParameter(2, RefundStatus.FAILED)
+                .getSingleResult());
+    }
+
+    /** Units per SKU that the order's refunds (but the failed ones) return to stock. */
+    public Uni<Map<Long, Integer>> restockedOf(long orderId) {
+        return getSession().chain(session -> session
+                .createSelectionQuery("select l.skuId, sum(l.quantity) from RestockLine l, Refund r where r.id = l.refundId"
+                        + " and r.orderId = ?1 and r.status <> ?2 group by l.skuId", Object[].class)
+                .setParameter(1, orderId).setParameter(2, RefundStatus.FAILED)
+                .getResultList())
+                .map(rows -> {
+                    Map<Long, Integer> units = new HashMap<>();
+                    rows.forEach(row -> units.put((Long) row[0], ((Number) row[1]).intValue()));
+                    return units;
+                });
+    }
+
+    public Uni<List<RestockLine>> restockLines(long refundId) {
+        return RestockLine.<RestockLine>list("refundId = ?1 order by skuId", refundId);
+    }
+
+    public Uni<List<RestockLine>> restockLines(Collection<Long> refundIds) {
+        return refundIds.isEmpty() ? Uni.createFrom().item(List.of())
+                : RestockLine.<RestockLine>list("refundId in ?1 order by skuId", refundIds);
+    }
+
+    public Uni<Boolean> markSucceeded(long id, Instant at) {
+        return update("status = ?1, completedAt = ?2, nextAttemptAt = null, lastError = null where id = ?3 and status = ?4",
+                RefundStatus.SUCCEEDED, at, id, RefundStatus.PENDING).map(rows -> rows == 1);
+    }
+
+    public Uni<Boolean> markFailed(long id, String code, String reason, Instant at) {
+        return update("status = ?1, completedAt = ?2, failureCode = ?3, failureReason = ?4, nextAttemptAt = null"
+                + " where id = ?5 and status = ?6", RefundStatus.FAILED, at, code, reason, id, RefundStatus.PENDING)
+                .map(rows -> rows == 1);
+    }
+
+    /** An attempt that did not learn the outcome: counted, and the next one due at {@code next}. */
+    public Uni<Integer> markUnknown(long id, String error, Instant next) {
+        return update("attempts = attempts + 1, lastError = ?1, nextAttemptAt = ?2 where id = ?3 and status = ?4",
+                error, next, id, RefundStatus.PENDING);
+    }
+}

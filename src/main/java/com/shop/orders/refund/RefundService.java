@@ -1,0 +1,158 @@
+package com.shop.orders.refund;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderNotFoundException;
+import com.shop.orders.order.OrderRepository;
+import com.shop.orders.order.OrderStatus;
+import com.shop.orders.payment.PaymentRepository;
+import com.shop.orders.web.ProblemException;
+import com.shop.orders.web.RequestDigest;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Refunds admins ask for. A request is checked and recorded (with its request number) in one transaction that holds
+ * the order's row, so that concurrent requests for one order, on any replica, see each other's amounts and together
+ * never take more than was paid; then it is sent to Alipay. The same Idempotency-Key answers the refund it made.
+ */
+@ApplicationScoped
+public class RefundService {
+
+    /** A refund as recorded, and whether the request repeated an earlier one (same key, same body). */
+    public record Requested(RefundView refund, boolean replayed) {
+    }
+
+    private record Opened(Refund refund, boolean replayed) {
+    }
+
+    private final OrderRepository orders;
+    private final PaymentRepository payments;
+    private final RefundRepository refunds;
+    private final RefundBook book;
+    private final RefundSender sender;
+    private final Clock clock;
+
+    public RefundService(OrderRepository orders, PaymentRepository payments, RefundRepository refunds,
+            RefundBook book, RefundSender sender, Clock clock) {
+        this.orders = orders;
+        this.payments = payments;
+        this.refunds = refunds;
+        this.book = book;
+        this.sender = sender;
+        this.clock = clock;
+    }
+
+    public Uni<Requested> request(long orderId, RefundRequest request, String idempotencyKey) {
+        String requestHash = hash(request);
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> orders.findForUpdate(orderId)
+                .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
+                .chain(order -> refunds.findByKey(orderId, idempotencyKey).chain(existing -> existing != null
+                        ? Uni.createFrom().item(replay(existing, requestHash))
+                        : open(order, request, idempotencyKey, requestHash, now))))
+                .call(opened -> opened.replayed() ? Uni.createFrom().voidItem() : sender.send(opened.refund()))
+                .chain(opened -> find(orderId, opened.refund().id).map(view -> new Requested(view, opened.replayed())));
+    }
+
+    public Uni<List<RefundView>> list(long orderId) {
+        return Panache.withSession(() -> orders.findById(orderId)
+                .onItem().ifNull().failWith(() -> new OrderNotFoundException(orderId))
+                .chain(order -> refunds.ofOrder(orderId))
+                .chain(found -> refunds.restockLines(found.stream().map(r -> r.id).toList()).map(lines -> {
+                    Map<Long, List<RestockLine>> byRefund = lines.stream()
+                            .collect(Collectors.groupingBy(line -> line.refundId));
+                    return found.stream().map(r -> RefundView.of(r, byRefund.getOrDefault(r.id, List.of()))).toList();
+                })));
+    }
+
+    public Uni<RefundView> find(long orderId, long refundId) {
+        return Panache.withSession(() -> refunds.findOfOrder(orderId, refundId)
+                .onItem().ifNull().failWith(() -> new ProblemException(404, "Refund not found",
+                        "Order " + orderId + " has no refund " + refundId))
+                .chain(refund -> refunds.restockLines(refund.id).map(lines -> RefundView.of(refund, lines))));
+    }
+
+    private static Opened replay(Refund existing, String requestHash) {
+        if (!existing.requestHash.equals(requestHash)) {
+            throw new ProblemException(409, "Idempotency key reused",
+                    "This Idempotency-Key was already used for a different refund of this order");
+        }
+        return new Opened(existing, true);
+    }
+
+    private Uni<Opened> open(Order order, RefundRequest request, String idempotencyKey, String requestHash,
+            Instant now) {
+        if (order.status != OrderStatus.PAID) {
+            return Uni.createFrom().failure(new ProblemException(409, "Order not refundable",
+                    "Order " + order.id + " is " + order.status + ": only a paid order can be refunded",
+                    Map.of("orderStatus", order.status.name())));
+        }
+        return payments.findByOrderId(order.id)
+                .chain(payment -> refunds.committed(order.id).invoke(committed -> {
+                    BigDecimal refundable = payment.paidAmount.subtract(committed);
+                    if (request.amount().compareTo(refundable) > 0) {
+                        throw new ProblemException(409, "Refund exceeds payment", "Order " + order.id + " has "
+                                + refundable + " left to refund of the " + payment.paidAmount + " paid",
+                                Map.of("refundable", refundable));
+                    }
+                }))
+                .chain(() -> checkRestock(order, request.restockLines()))
+                .chain(() -> refunds.countOfOrder(order.id))
+                .chain(count -> book.open(order, new RefundBook.NewRefund(RefundCause.REQUESTED,
+                        order.orderNo + "-r" + (count + 1), request.amount(), request.reason(), idempotencyKey,
+                        requestHash, request.restockLines()), now))
+                .map(refund -> new Opened(refund, false));
+    }
+
+    /** Units come back only of SKUs the order holds, and at most what earlier refunds have not returned yet. */
+    private Uni<Void> checkRestock(Order order, List<RefundRequest.Restock> restock) {
+        if (restock.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Set<Long> seen = new HashSet<>();
+        for (int i = 0; i < restock.size(); i++) {
+            if (!seen.add(restock.get(i).skuId())) {
+                return Uni.createFrom().failure(ProblemException.invalid("restock[" + i + "].skuId",
+                        "listed twice"));
+            }
+        }
+        return orders.items(order.id).chain(items -> refunds.restockedOf(order.id).invoke(restocked -> {
+            Map<Long, Integer> held = new HashMap<>();
+            items.forEach(item -> held.merge(item.skuId, item.quantity, Integer::sum));
+            for (int i = 0; i < restock.size(); i++) {
+                RefundRequest.Restock line = restock.get(i);
+                if (!held.containsKey(line.skuId())) {
+                    throw ProblemException.invalid("restock[" + i + "].skuId", "not in this order");
+                }
+                int restockable = held.get(line.skuId()) - restocked.getOrDefault(line.skuId(), 0);
+                if (line.quantity() > restockable) {
+                    throw new ProblemException(409, "Restock exceeds order", "Order " + order.id + " has "
+                            + restockable + " units of SKU " + line.skuId() + " left to return to stock",
+                            Map.of("skuId", line.skuId(), "restockable", restockable));
+                }
+            }
+        })).replaceWithVoid();
+    }
+
+    /** Identifies the request's content, so that a reused key with a different body is refused. */
+    private static String hash(RefundRequest request) {
+        return RequestDigest.of(request.amount().stripTrailingZeros().toPlainString() + "|"
+                + (request.reason() == null ? "" : request.reason()) + "|"
+                + request.restockLines().stream().sorted(Comparator.comparing(RefundRequest.Restock::skuId))
+                        .map(line -> line.skuId() + "x" + line.quantity()).collect(Collectors.joining(",")));
+    }
+}

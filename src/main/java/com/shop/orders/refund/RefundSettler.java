@@ -1,0 +1,110 @@
+package com.shop.orders.refund;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.shop.orders.sql.Claims;
+import com.shop.orders.sql.Sql;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Settles refunds whose outcome is not known: a send that timed out, a 5xx, {@code ACQ.SYSTEM_ERROR}, a replica
+ * that died before Alipay's answer was recorded. Each pass claims the due PENDING refunds (replicas claim disjoint
+ * ones, and a claim is a lease), asks Alipay with the refund query whether each was made, and sends it again with
+ * the same request number if it was not, until Alipay says what happened.
+ */
+@ApplicationScoped
+public class RefundSettler {
+
+    private static final Logger LOG = Logger.getLogger(RefundSettler.class);
+
+    private final Pool pool;
+    private final RefundRepository refunds;
+    private final RefundSender sender;
+    private final RefundMetrics metrics;
+    private final RefundConfig config;
+    private final Clock clock;
+
+    public RefundSettler(Pool pool, RefundRepository refunds, RefundSender sender, RefundMetrics metrics,
+            RefundConfig config, Clock clock) {
+        this.pool = pool;
+        this.refunds = refunds;
+        this.sender = sender;
+        this.metrics = metrics;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @Scheduled(identity = "refund-settler", every = "${shop.refunds.settle-every}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduled() {
+        return settle()
+                .onFailure().invoke(e -> LOG.warnf("Refund settler pass failed: %s", e.toString()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    /** One pass: claim, settle each, count what is still pending. Answers how many refunds it took. */
+    public Uni<Integer> settle() {
+        Instant now = clock.instant();
+        return claim(now)
+                .call(ids -> Multi.createFrom().iterable(ids)
+                        .onItem().transformToUni(this::settleOne).merge(4)
+                        .collect().last())
+                .map(List::size)
+                .call(() -> countPending(now));
+    }
+
+    private Uni<List<Long>> claim(Instant now) {
+        return Claims.inTransaction(pool, connection -> connection
+                .preparedQuery("SELECT id FROM refund WHERE status = 'PENDING' AND next_attempt_at <= ? "
+                        + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED")
+                .execute(Tuple.of(Sql.utc(now), config.settleBatch()))
+                .map(rows -> {
+                    List<Long> ids = new ArrayList<>();
+                    for (Row row : rows) {
+                        ids.add(row.getLong("id"));
+                    }
+                    return ids;
+                })
+                .call(ids -> ids.isEmpty() ? Uni.createFrom().voidItem()
+                        : connection.preparedQuery("UPDATE refund SET next_attempt_at = ? WHERE id IN ("
+                                + Sql.placeholders(ids.size()) + ")")
+                                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids)))));
+    }
+
+    /** One refund's failure is logged and left to its next attempt; the others go on. */
+    private Uni<Void> settleOne(long refundId) {
+        return Panache.withSession(() -> refunds.findById(refundId))
+                .chain(sender::settle)
+                .onFailure().invoke(e -> LOG.warnf("Refund %d could not be settled: %s", refundId, e.toString()))
+                .onFailure().recoverWithNull();
+    }
+
+    private Uni<Void> countPending(Instant now) {
+        return pool.preparedQuery("SELECT COUNT(*) AS pending, MIN(requested_at) AS oldest FROM refund "
+                + "WHERE status = 'PENDING'")
+                .execute()
+                .invoke(rows -> {
+                    Row row = rows.iterator().next();
+                    Instant oldest = Sql.instant(row.getLocalDateTime("oldest"));
+                    metrics.pending(row.getLong("pending"),
+                            oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toSeconds()));
+                })
+                .replaceWithVoid();
+    }
+}
