@@ -60,10 +60,11 @@ public class PaymentService {
 
     /** The stored PNG, for the bearer of a valid signed link. */
     public Uni<byte[]> qrImage(long orderId) {
+        // A payment recorded without a QR code (it came after its order closed, before the code was stored) has none.
         return Panache.withSession(() -> payments.findByOrderId(orderId))
+                .map(payment -> payment == null ? null : payment.qrPng)
                 .onItem().ifNull().failWith(() -> new ProblemException(404, "No QR code",
-                        "No payment has been requested for order " + orderId))
-                .map(payment -> payment.qrPng);
+                        "No payment has been requested for order " + orderId));
     }
 
     private Uni<Order> findPayable(long orderId, String memberId) {

@@ -150,7 +150,10 @@ final class Invariants {
         return new Result(violations, statuses, lateness, eventDeliveries, duplicates, refunds, unofferedQrCodes);
     }
 
-    /** lock_stock = PENDING quantities, initial - stock = PAID quantities, never negative; one consistent read per SKU. */
+    /**
+     * lock_stock = PENDING quantities, initial - stock = PAID and REFUNDED quantities less what succeeded refunds
+     * restocked, never negative; one consistent read per SKU.
+     */
     static List<String> stock(ServiceStack stack, Collection<Long> skus) {
         List<String> violations = new ArrayList<>();
         try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement("""
@@ -158,7 +161,9 @@ final class Invariants {
                   (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
                     WHERE i.sku_id = s.id AND o.status = 'PENDING_PAYMENT'),
                   (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
-                    WHERE i.sku_id = s.id AND o.status = 'PAID')
+                    WHERE i.sku_id = s.id AND o.status IN ('PAID', 'REFUNDED'))
+                  - (SELECT COALESCE(SUM(l.quantity), 0) FROM refund_restock l JOIN refund r ON r.id = l.refund_id
+                    WHERE l.sku_id = s.id AND r.status = 'SUCCEEDED')
                 FROM sku s WHERE s.id = ?""")) {
             for (long sku : skus) {
                 st.setLong(1, sku);

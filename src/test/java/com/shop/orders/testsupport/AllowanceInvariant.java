@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The purchase limits' invariant, read in one statement (one consistent snapshot): for each member, the row of
  * their unpaid orders equals their PENDING_PAYMENT orders, and each SKU's row the units of it in their
- * PENDING_PAYMENT and PAID orders (a missing row counts as 0, and no row holds units of orders that are not there).
+ * PENDING_PAYMENT, PAID and REFUNDED orders less the units succeeded refunds returned to stock (a missing row counts as 0, and no row holds units of orders that are not there).
  */
 public final class AllowanceInvariant {
 
@@ -20,7 +20,10 @@ public final class AllowanceInvariant {
             FROM (SELECT member_id, 0 AS sku_id, SUM(status = 'PENDING_PAYMENT') AS n FROM orders
                   WHERE ? IS NULL OR member_id = ? GROUP BY member_id
                   UNION ALL
-                  SELECT o.member_id, i.sku_id, SUM(IF(o.status IN ('PENDING_PAYMENT', 'PAID'), i.quantity, 0))
+                  SELECT o.member_id, i.sku_id, SUM(IF(o.status IN ('PENDING_PAYMENT', 'PAID', 'REFUNDED'), i.quantity, 0))
+                    - COALESCE((SELECT SUM(l.quantity) FROM refund r JOIN refund_restock l ON l.refund_id = r.id
+                                JOIN orders ro ON ro.id = r.order_id
+                                WHERE ro.member_id = o.member_id AND l.sku_id = i.sku_id AND r.status = 'SUCCEEDED'), 0)
                   FROM orders o JOIN order_item i ON i.order_id = o.id
                   WHERE ? IS NULL OR o.member_id = ? GROUP BY o.member_id, i.sku_id) t
             LEFT JOIN purchase_allowance a ON a.member_id = t.member_id AND a.sku_id = t.sku_id

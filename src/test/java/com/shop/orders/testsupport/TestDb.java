@@ -60,7 +60,8 @@ public final class TestDb {
 
     /**
      * design.md's stock invariant, read in one statement (one consistent snapshot):
-     * lock_stock = sum of PENDING quantities and initialStock - stock = sum of PAID quantities.
+     * lock_stock = sum of PENDING quantities and initialStock - stock = sum of PAID (and REFUNDED) quantities less
+     * the units succeeded refunds returned to stock.
      */
     public static void assertStockInvariant(long skuId, int initialStock) {
         List<Map<String, Long>> rows = query("""
@@ -68,7 +69,9 @@ public final class TestDb {
                   (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
                     WHERE i.sku_id = s.id AND o.status = 'PENDING_PAYMENT') AS pending,
                   (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
-                    WHERE i.sku_id = s.id AND o.status = 'PAID') AS paid
+                    WHERE i.sku_id = s.id AND o.status IN ('PAID', 'REFUNDED'))
+                  - (SELECT COALESCE(SUM(l.quantity), 0) FROM refund_restock l JOIN refund r ON r.id = l.refund_id
+                    WHERE l.sku_id = s.id AND r.status = 'SUCCEEDED') AS paid
                 FROM sku s WHERE s.id = ?""",
                 rs -> Map.of("stock", rs.getLong(1), "lock", rs.getLong(2), "pending", rs.getLong(3),
                         "paid", rs.getLong(4)),
