@@ -8,7 +8,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -47,18 +46,14 @@ public class BuyerResource {
 
     private static Response act(QrCodeRequest request, Function<String, Optional<TradeSnapshot>> action) {
         if (request == null || request.qrCode() == null || request.qrCode().isBlank()) {
-            return error(Response.Status.BAD_REQUEST, "qrCode is required");
+            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "qrCode is required");
         }
         try {
             return action.apply(request.qrCode().trim())
                     .map(trade -> Response.ok(trade).build())
-                    .orElseGet(() -> error(Response.Status.NOT_FOUND, "unknown QR code"));
+                    .orElseGet(() -> ErrorAnswer.of(Response.Status.NOT_FOUND, "unknown QR code"));
         } catch (BuyerActionRefused refused) {
-            return error(Response.Status.CONFLICT, refused.getMessage());
+            return ErrorAnswer.of(Response.Status.CONFLICT, refused.getMessage());
         }
-    }
-
-    private static Response error(Response.Status status, String reason) {
-        return Response.status(status).entity(Map.of("error", reason)).type(MediaType.APPLICATION_JSON).build();
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
  * ("1500ms", "5s", "PT5S"); a method mapped to null is cleared. Example:
  * {"dropNotifies":true,"latency":"200ms","methods":{"alipay.trade.query":{"code":"20000",
  * "msg":"Service Currently Unavailable","subCode":"ACQ.SYSTEM_ERROR","subMsg":"系统繁忙","times":2}}}
+ * A refund that happens unheard: {"methods":{"alipay.trade.refund":{"httpStatus":504,"afterEffect":true,"times":1}}}.
  * Certificate mode: {"alipayCertificate":"reissued"} (issued, reissued, foreign), {"appCertificateRenewed":true}.
  * The trade bill: {"bill":{...}} (see {@link BillFaults}), replacing the bill's knobs set before.
  */
@@ -19,12 +20,18 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
 
     /**
      * One method's fault: an Alipay error (subCode, with code defaulting to 40004), an HTTP error status
-     * (httpStatus), or a held-back answer (noAnswerFor); times limits it to the next calls.
+     * (httpStatus), or a held-back answer (noAnswerFor); afterEffect (default false) answers the error or
+     * status after the method ran; times limits it to the next calls.
      */
     public record Method(String code, String msg, String subCode, String subMsg, Integer httpStatus,
-                         String noAnswerFor, Integer times) {
+                         String noAnswerFor, Boolean afterEffect, Integer times) {
 
         MethodFault toFault() {
+            MethodFault fault = kindOfFault();
+            return Boolean.TRUE.equals(afterEffect) ? fault.withAfterEffect() : fault;
+        }
+
+        private MethodFault kindOfFault() {
             int kinds = (subCode != null ? 1 : 0) + (httpStatus != null ? 1 : 0) + (noAnswerFor != null ? 1 : 0);
             if (kinds != 1) {
                 throw new IllegalArgumentException("give exactly one of subCode, httpStatus, noAnswerFor");
@@ -43,7 +50,8 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
             Integer times = remaining < 0 ? null : remaining;
             String held = fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString();
             Integer status = fault.kind() == MethodFault.Kind.HTTP_STATUS ? fault.httpStatus() : null;
-            return new Method(fault.code(), fault.msg(), fault.subCode(), fault.subMsg(), status, held, times);
+            return new Method(fault.code(), fault.msg(), fault.subCode(), fault.subMsg(), status, held,
+                    fault.afterEffect(), times);
         }
     }
 

@@ -10,7 +10,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Map;
 
 /** The fault knobs over HTTP, for people trying the application by hand (tests inject SandboxFaults). */
 @Path("/sandbox/alipay/faults")
@@ -36,12 +35,12 @@ public class FaultsResource {
     @NonBlocking
     public Response change(FaultSettings settings) {
         if (settings == null) {
-            return badRequest("a JSON body is required");
+            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "a JSON body is required");
         }
         try {
             settings.applyTo(faults);
         } catch (IllegalArgumentException e) {
-            return badRequest(e.getMessage());
+            return ErrorAnswer.of(Response.Status.BAD_REQUEST, e.getMessage());
         }
         return Response.ok(FaultSettings.of(faults)).build();
     }
@@ -51,9 +50,5 @@ public class FaultsResource {
     public FaultSettings reset() {
         faults.reset();
         return FaultSettings.of(faults);
-    }
-
-    private static Response badRequest(String reason) {
-        return Response.status(Response.Status.BAD_REQUEST).entity(Map.of("error", reason)).build();
     }
 }

@@ -99,13 +99,8 @@ public class SandboxGateway {
         trades.countCall(method, outTradeNo);
 
         MethodFault fault = faults.takeFault(method, outTradeNo).orElse(null);
-        if (fault != null && fault.kind() == MethodFault.Kind.HTTP_STATUS) {
-            String page = "<html><body><h1>" + fault.httpStatus() + "</h1></body></html>";
-            return new GatewayReply(fault.httpStatus(), "text/html;charset=utf-8", page.getBytes(StandardCharsets.UTF_8), latency);
-        }
-        if (fault != null && fault.kind() == MethodFault.Kind.ALIPAY_ERROR) {
-            return signed(method, AlipayAnswers.error(fault.code(), fault.msg(), fault.subCode(), fault.subMsg()),
-                    charset, answerSignType, latency);
+        if (fault != null && !fault.letsTheCallThrough()) {
+            return faulted(fault, method, charset, answerSignType, latency);
         }
         Map<String, Object> node;
         try {
@@ -117,8 +112,22 @@ public class SandboxGateway {
         } catch (TradeRejected rejected) {
             node = AlipayAnswers.businessFailed(rejected);
         }
+        if (fault != null && fault.afterEffect()) {
+            // the trade has changed (or refused to), but the merchant hears only the fault
+            return faulted(fault, method, charset, answerSignType, latency);
+        }
         Duration delay = fault == null ? latency : latency.plus(fault.noAnswerFor());
         return signed(method, node, charset, answerSignType, delay);
+    }
+
+    /** An Alipay error or HTTP status fault's answer, given instead of the method's. */
+    private GatewayReply faulted(MethodFault fault, String method, Charset charset, String signType, Duration latency) {
+        if (fault.kind() == MethodFault.Kind.HTTP_STATUS) {
+            String page = "<html><body><h1>" + fault.httpStatus() + "</h1></body></html>";
+            return new GatewayReply(fault.httpStatus(), "text/html;charset=utf-8", page.getBytes(StandardCharsets.UTF_8), latency);
+        }
+        return signed(method, AlipayAnswers.error(fault.code(), fault.msg(), fault.subCode(), fault.subMsg()),
+                charset, signType, latency);
     }
 
     /** Alipay's checks of the system parameters, in its order; null when the call may proceed. */

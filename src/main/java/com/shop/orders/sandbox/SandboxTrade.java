@@ -5,7 +5,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -24,9 +24,6 @@ final class SandboxTrade {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final DateTimeFormatter TRADE_NO_DAY = DateTimeFormatter.ofPattern("yyyyMMdd");
-
-    record Refund(BigDecimal amount, Instant at) {
-    }
 
     /** The refund a cancel of a paid trade makes: it has no out_request_no. */
     private static final String CANCEL_REFUND = "";
@@ -48,7 +45,8 @@ final class SandboxTrade {
     private Instant scannedAt;
     private Instant paidAt;
     private BigDecimal refunded = Money.ZERO;
-    private final Map<String, Refund> refundsByRequestNo = new HashMap<>();
+    /** In the order they were made, as the snapshot lists them. */
+    private final Map<String, RefundSnapshot> refundsByRequestNo = new LinkedHashMap<>();
     private int notifyAttempts;
     private boolean notifyAcknowledged;
     private volatile boolean discarded;
@@ -144,7 +142,7 @@ final class SandboxTrade {
             case TRADE_SUCCESS -> {
                 refunded = totalAmount;
                 // Alipay's bill lists a cancel's refund like any other, without a request number.
-                refundsByRequestNo.put(CANCEL_REFUND, new Refund(totalAmount, now));
+                refundsByRequestNo.put(CANCEL_REFUND, new RefundSnapshot(CANCEL_REFUND, totalAmount, now));
                 closeBecause("cancelled by merchant, refunded");
             }
             case TRADE_CLOSED -> {
@@ -156,7 +154,7 @@ final class SandboxTrade {
 
     synchronized RefundOutcome refund(String outRequestNo, BigDecimal amount, Instant now) {
         requireExists(now);
-        Refund earlier = refundsByRequestNo.get(outRequestNo);
+        RefundSnapshot earlier = refundsByRequestNo.get(outRequestNo);
         if (earlier != null) {
             if (earlier.amount().compareTo(amount) != 0) {
                 throw TradeRejected.invalidParameter("out_request_no already used with another refund_amount");
@@ -172,7 +170,7 @@ final class SandboxTrade {
         if (refunded.add(amount).compareTo(totalAmount) > 0) {
             throw new TradeRejected("ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", "退款金额超限");
         }
-        refundsByRequestNo.put(outRequestNo, new Refund(amount, now));
+        refundsByRequestNo.put(outRequestNo, new RefundSnapshot(outRequestNo, amount, now));
         refunded = refunded.add(amount);
         if (refunded.compareTo(totalAmount) == 0) {
             closeBecause("fully refunded");
@@ -187,12 +185,12 @@ final class SandboxTrade {
             lines.add(new BillLine(tradeNo, outTradeNo, BillLine.Type.PAYMENT, subject, scannedAt, paidAt,
                     totalAmount, totalAmount, ""));
         }
-        refundsByRequestNo.forEach((requestNo, refund) -> {
+        for (RefundSnapshot refund : refundsByRequestNo.values()) {
             if (!refund.at().isBefore(dayStart) && refund.at().isBefore(dayEnd)) {
                 lines.add(new BillLine(tradeNo, outTradeNo, BillLine.Type.REFUND, subject, scannedAt, refund.at(),
-                        totalAmount, refund.amount().negate(), requestNo));
+                        totalAmount, refund.amount().negate(), refund.requestNo()));
             }
-        });
+        }
         return lines;
     }
 
@@ -211,7 +209,8 @@ final class SandboxTrade {
     synchronized TradeSnapshot snapshot(Instant now) {
         expireIfDue(now);
         return new TradeSnapshot(outTradeNo, tradeNo, status, totalAmount, refunded, subject, qrCode, notifyUrl,
-                expiresAt, scannedAt, paidAt, notifyAttempts, notifyAcknowledged);
+                expiresAt, scannedAt, paidAt, notifyAttempts, notifyAcknowledged,
+                List.copyOf(refundsByRequestNo.values()));
     }
 
     /** Pending notifies of a trade dropped by a reset must stop. */

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 public class TradeMethods {
 
     static final Set<String> METHODS = Set.of("alipay.trade.precreate", "alipay.trade.query",
-            "alipay.trade.close", "alipay.trade.cancel", "alipay.trade.refund");
+            "alipay.trade.close", "alipay.trade.cancel", "alipay.trade.refund", "alipay.trade.fastpay.refund.query");
 
     private static final Pattern TIMEOUT_EXPRESS = Pattern.compile("(\\d{1,5})([mhd])");
     private static final Duration MAX_TIMEOUT = Duration.ofDays(15);
@@ -39,6 +39,7 @@ public class TradeMethods {
             case "alipay.trade.close" -> close(call);
             case "alipay.trade.cancel" -> cancel(call);
             case "alipay.trade.refund" -> refund(call);
+            case "alipay.trade.fastpay.refund.query" -> refundQuery(call);
             default -> throw new IllegalArgumentException("not a sandbox method: " + call.method());
         };
     }
@@ -100,7 +101,7 @@ public class TradeMethods {
         SandboxTrade trade = existingTrade(call);
         BigDecimal amount = Money.parse(call.biz("refund_amount"))
                 .orElseThrow(() -> TradeRejected.invalidParameter("refund_amount must be 0.01 or more, two decimals at most"));
-        String requestNo = Optional.ofNullable(call.biz("out_request_no")).orElse(trade.outTradeNo);
+        String requestNo = requestNoOf(call, trade);
         SandboxTrade.RefundOutcome outcome = trade.refund(requestNo, amount, call.now());
         return AlipayAnswers.success(
                 "trade_no", trade.tradeNo(),
@@ -111,6 +112,30 @@ public class TradeMethods {
                 "gmt_refund_pay", AlipayTime.format(outcome.refundedAt()),
                 "send_back_fee", Money.format(amount),
                 "buyer_user_id", SandboxTrade.BUYER_ID);
+    }
+
+    /**
+     * Alipay's refund query: success without the refund fields when no refund was made under the request
+     * number, which is how Alipay says "not refunded" (its refund is synchronous: made, or not at all).
+     */
+    private Map<String, Object> refundQuery(GatewayCall call) {
+        SandboxTrade trade = existingTrade(call);
+        String requestNo = requestNoOf(call, trade);
+        TradeSnapshot t = trade.snapshot(call.now());
+        Optional<RefundSnapshot> refund = t.refund(requestNo);
+        return AlipayAnswers.success(
+                "trade_no", t.tradeNo(),
+                "out_trade_no", t.outTradeNo(),
+                "out_request_no", requestNo,
+                "total_amount", refund.map(r -> Money.format(t.totalAmount())).orElse(null),
+                "refund_amount", refund.map(r -> Money.format(r.amount())).orElse(null),
+                "refund_status", refund.map(r -> "REFUND_SUCCESS").orElse(null),
+                "gmt_refund_pay", refund.map(r -> AlipayTime.format(r.at())).orElse(null));
+    }
+
+    /** Alipay takes the out_trade_no for a missing out_request_no, in a refund and in its query alike. */
+    private static String requestNoOf(GatewayCall call, SandboxTrade trade) {
+        return Optional.ofNullable(call.biz("out_request_no")).orElse(trade.outTradeNo);
     }
 
     /** A trade Alipay knows: one the buyer scanned (or a cancel closed); an unscanned QR code is no trade. */

@@ -4,10 +4,15 @@ import com.alipay.api.AlipayApiException;
 import com.alipay.api.AlipayClient;
 import com.alipay.api.DefaultAlipayClient;
 import com.alipay.api.internal.util.AlipayLogger;
+import com.alipay.api.domain.AlipayTradeFastpayRefundQueryModel;
+import com.alipay.api.request.AlipayTradeFastpayRefundQueryRequest;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.request.AlipayTradeQueryRequest;
+import com.alipay.api.request.AlipayTradeRefundRequest;
+import com.alipay.api.response.AlipayTradeFastpayRefundQueryResponse;
 import com.alipay.api.response.AlipayTradePrecreateResponse;
 import com.alipay.api.response.AlipayTradeQueryResponse;
+import com.alipay.api.response.AlipayTradeRefundResponse;
 import java.net.URL;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
@@ -70,6 +75,25 @@ final class SandboxClients {
     static AlipayTradeQueryResponse query(AlipayClient client, String outTradeNo) throws AlipayApiException {
         AlipayTradeQueryRequest request = new AlipayTradeQueryRequest();
         request.setBizContent("{\"out_trade_no\":\"" + outTradeNo + "\"}");
+        return client.execute(request);
+    }
+
+    static AlipayTradeRefundResponse refund(AlipayClient client, String outTradeNo, String amount, String requestNo)
+            throws AlipayApiException {
+        AlipayTradeRefundRequest request = new AlipayTradeRefundRequest();
+        request.setBizContent("{\"out_trade_no\":\"" + outTradeNo + "\",\"refund_amount\":\"" + amount
+                + "\",\"out_request_no\":\"" + requestNo + "\"}");
+        return client.execute(request);
+    }
+
+    /** The refund query as the SDK's model writes it; a null requestNo is left out. */
+    static AlipayTradeFastpayRefundQueryResponse refundQuery(AlipayClient client, String outTradeNo, String requestNo)
+            throws AlipayApiException {
+        AlipayTradeFastpayRefundQueryModel model = new AlipayTradeFastpayRefundQueryModel();
+        model.setOutTradeNo(outTradeNo);
+        model.setOutRequestNo(requestNo);
+        AlipayTradeFastpayRefundQueryRequest request = new AlipayTradeFastpayRefundQueryRequest();
+        request.setBizModel(model);
         return client.execute(request);
     }
 }

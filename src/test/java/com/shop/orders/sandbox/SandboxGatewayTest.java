@@ -2,6 +2,7 @@ package com.shop.orders.sandbox;
 
 import static com.shop.orders.sandbox.SandboxClients.precreate;
 import static com.shop.orders.sandbox.SandboxClients.query;
+import static com.shop.orders.sandbox.SandboxClients.refund;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -18,55 +19,24 @@ import com.alipay.api.DefaultAlipayClient;
 import com.alipay.api.request.AlipayTradeCancelRequest;
 import com.alipay.api.request.AlipayTradeCloseRequest;
 import com.alipay.api.request.AlipayTradePayRequest;
-import com.alipay.api.request.AlipayTradeRefundRequest;
 import com.alipay.api.response.AlipayTradeCancelResponse;
 import com.alipay.api.response.AlipayTradeCloseResponse;
 import com.alipay.api.response.AlipayTradePayResponse;
 import com.alipay.api.response.AlipayTradePrecreateResponse;
 import com.alipay.api.response.AlipayTradeQueryResponse;
 import com.alipay.api.response.AlipayTradeRefundResponse;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import jakarta.inject.Inject;
 import java.math.BigDecimal;
-import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class SandboxGatewayTest {
+class SandboxGatewayTest extends SandboxFixture {
 
     private static final String QUERY = "alipay.trade.query";
-
-    @TestHTTPResource("/sandbox/alipay/gateway.do")
-    URL gatewayUrl;
-
-    @Inject
-    SandboxKeys keys;
-
-    @Inject
-    SandboxTrades trades;
-
-    @Inject
-    SandboxFaults faults;
-
-    private DefaultAlipayClient client;
-
-    @BeforeEach
-    void client() {
-        faults.reset();
-        client = SandboxClients.client(gatewayUrl, keys.merchantPrivateKey(), keys.alipayPublicKey());
-    }
-
-    @AfterEach
-    void resetFaults() {
-        faults.reset();
-    }
 
     @Test
     void tradeExistsOnlyOnceScannedAndIsPaidByTheBuyer() throws Exception {
@@ -162,31 +132,31 @@ class SandboxGatewayTest {
     void refundIsIdempotentPerRequestNumberAndClosesAFullyRefundedTrade() throws Exception {
         String outTradeNo = SandboxClients.newOutTradeNo();
         String qrCode = precreate(client, outTradeNo, "10.00", "", null).getQrCode();
-        assertEquals("ACQ.TRADE_NOT_EXIST", refund(outTradeNo, "1.00", "R0").getSubCode());
+        assertEquals("ACQ.TRADE_NOT_EXIST", refund(client, outTradeNo, "1.00", "R0").getSubCode());
         buyer("scan", qrCode).then().statusCode(200);
-        assertEquals("ACQ.TRADE_STATUS_ERROR", refund(outTradeNo, "1.00", "R0").getSubCode());
+        assertEquals("ACQ.TRADE_STATUS_ERROR", refund(client, outTradeNo, "1.00", "R0").getSubCode());
         buyer("pay", qrCode).then().statusCode(200);
 
-        AlipayTradeRefundResponse first = refund(outTradeNo, "3.00", "R1");
+        AlipayTradeRefundResponse first = refund(client, outTradeNo, "3.00", "R1");
         assertEquals("10000", first.getCode());
         assertEquals("Y", first.getFundChange());
         assertEquals("3.00", first.getRefundFee());
 
-        AlipayTradeRefundResponse repeat = refund(outTradeNo, "3.00", "R1");
+        AlipayTradeRefundResponse repeat = refund(client, outTradeNo, "3.00", "R1");
         assertEquals("10000", repeat.getCode());
         assertEquals("N", repeat.getFundChange());
         assertEquals("3.00", repeat.getRefundFee());
 
-        assertEquals("ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", refund(outTradeNo, "7.01", "R2").getSubCode());
+        assertEquals("ACQ.REFUND_AMT_NOT_EQUAL_TOTAL", refund(client, outTradeNo, "7.01", "R2").getSubCode());
         assertEquals("TRADE_SUCCESS", query(client, outTradeNo).getTradeStatus());
 
-        AlipayTradeRefundResponse rest = refund(outTradeNo, "7.00", "R2");
+        AlipayTradeRefundResponse rest = refund(client, outTradeNo, "7.00", "R2");
         assertEquals("Y", rest.getFundChange());
         assertEquals("10.00", rest.getRefundFee());
         assertEquals("TRADE_CLOSED", query(client, outTradeNo).getTradeStatus());
         assertEquals(0, new BigDecimal("10.00").compareTo(trades.trade(outTradeNo).orElseThrow().refundedAmount()));
-        assertEquals("N", refund(outTradeNo, "7.00", "R2").getFundChange());
-        assertEquals("ACQ.TRADE_HAS_CLOSE", refund(outTradeNo, "0.01", "R3").getSubCode());
+        assertEquals("N", refund(client, outTradeNo, "7.00", "R2").getFundChange());
+        assertEquals("ACQ.TRADE_HAS_CLOSE", refund(client, outTradeNo, "0.01", "R3").getSubCode());
     }
 
     @Test
@@ -324,13 +294,6 @@ class SandboxGatewayTest {
     private AlipayTradeCloseResponse close(String outTradeNo) throws AlipayApiException {
         AlipayTradeCloseRequest request = new AlipayTradeCloseRequest();
         request.setBizContent("{\"out_trade_no\":\"" + outTradeNo + "\"}");
-        return client.execute(request);
-    }
-
-    private AlipayTradeRefundResponse refund(String outTradeNo, String amount, String requestNo) throws AlipayApiException {
-        AlipayTradeRefundRequest request = new AlipayTradeRefundRequest();
-        request.setBizContent("{\"out_trade_no\":\"" + outTradeNo + "\",\"refund_amount\":\"" + amount
-                + "\",\"out_request_no\":\"" + requestNo + "\"}");
         return client.execute(request);
     }
 }

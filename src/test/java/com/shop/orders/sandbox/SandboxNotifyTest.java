@@ -6,48 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.alipay.api.DefaultAlipayClient;
 import com.alipay.api.internal.util.AlipaySignature;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import jakarta.inject.Inject;
-import java.net.URL;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
-class SandboxNotifyTest {
-
-    @TestHTTPResource("/sandbox/alipay/gateway.do")
-    URL gatewayUrl;
-
-    @Inject
-    SandboxKeys keys;
-
-    @Inject
-    SandboxTrades trades;
-
-    @Inject
-    SandboxFaults faults;
-
-    private DefaultAlipayClient client;
-
-    @BeforeEach
-    void client() {
-        faults.reset();
-        client = SandboxClients.client(gatewayUrl, keys.merchantPrivateKey(), keys.alipayPublicKey());
-    }
-
-    @AfterEach
-    void resetFaults() {
-        faults.reset();
-    }
+class SandboxNotifyTest extends SandboxFixture {
 
     @Test
     void paymentNotifyIsSignedAndRetriedUntilTheMerchantAnswersSuccess() throws Exception {
