@@ -49,7 +49,7 @@ public final class BillMatcher {
                 paymentsInBill.add(entry.outTradeNo());
                 difference = payment(entry, recorded);
             } else {
-                refundsInBill.add(entry.outTradeNo());
+                refundsInBill.add(entry.outTradeNo() + " " + entry.requestNo());
                 difference = refund(entry, recorded);
             }
             if (difference != null) {
@@ -62,12 +62,14 @@ public final class BillMatcher {
                     && !paymentsInBill.contains(recorded.orderNo())) {
                 missing.add(recorded);
             }
-            if (recorded.refunded() && on(recorded.refundedAt(), bill.date(), zone)
-                    && !refundsInBill.contains(recorded.orderNo())) {
-                differences.add(new FoundDifference(DifferenceKind.REFUND_MISSING_FROM_BILL, recorded.orderNo(),
-                        "refund", recorded.orderId(), recorded.tradeNo(), null, recorded.refundAmount(),
-                        "refund of " + recorded.refundAmount() + " recorded at " + recorded.refundedAt()
-                                + ", not in the bill"));
+            for (RecordedRefund refund : recorded.refunds()) {
+                if (refund.succeeded() && on(refund.completedAt(), bill.date(), zone)
+                        && !refundsInBill.contains(recorded.orderNo() + " " + refund.billRequestNo())) {
+                    differences.add(new FoundDifference(DifferenceKind.REFUND_MISSING_FROM_BILL, recorded.orderNo(),
+                            "refund:" + refund.billRequestNo(), recorded.orderId(), recorded.tradeNo(), null,
+                            refund.amount(), "refund " + refund.billRequestNo() + " of " + refund.amount()
+                                    + " recorded at " + refund.completedAt() + ", not in the bill"));
+                }
             }
         }
         return new Result(differences, missing);
@@ -87,16 +89,25 @@ public final class BillMatcher {
                 + entry.finishedAt() + ", the order is " + recorded.orderStatus() + " here");
     }
 
+    /** A bill refund is matched to the recorded refund of the same request number, amounts to the fen. */
     private static FoundDifference refund(BillEntry entry, RecordedPayment recorded) {
-        if (!recorded.refunded()) {
-            return found(DifferenceKind.REFUND_NOT_RECORDED, entry, recorded, null, "refund of " + entry.amount()
-                    + " in the bill, the payment is " + recorded.paymentStatus() + " here");
+        RecordedRefund refund = recorded.refund(entry.requestNo()).orElse(null);
+        if (refund == null || !refund.succeeded()) {
+            return found(DifferenceKind.REFUND_NOT_RECORDED, entry, recorded, null, "refund " + entry.requestNo()
+                    + " of " + entry.amount() + " in the bill, " + (refund == null ? "not recorded here"
+                            : "recorded " + refund.status() + " here"));
         }
-        if (recorded.refundAmount() == null || entry.amount().compareTo(recorded.refundAmount()) != 0) {
-            return found(DifferenceKind.AMOUNT_MISMATCH, entry, recorded, recorded.refundAmount(),
-                    "the bill's refund is " + entry.amount() + ", the recorded refund is " + recorded.refundAmount());
+        if (entry.amount().compareTo(refund.amount()) != 0) {
+            return found(DifferenceKind.AMOUNT_MISMATCH, entry, recorded, refund.amount(), "the bill's refund "
+                    + entry.requestNo() + " is " + entry.amount() + ", the recorded refund is " + refund.amount());
         }
         return null;
+    }
+
+    /** The refund request number a REFUND_NOT_RECORDED difference names (its entry key ends with it). */
+    static String requestNoOf(String entryKey) {
+        String[] parts = entryKey.split(":", 3);
+        return parts.length == 3 ? parts[2] : "";
     }
 
     private static FoundDifference found(DifferenceKind kind, BillEntry entry, RecordedPayment recorded,

@@ -22,6 +22,7 @@ import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeBillLink;
 import com.shop.orders.payment.TradeQuery;
+import com.shop.orders.refund.FoundRefunds;
 import com.shop.orders.resilience.MutinyBridge;
 import com.shop.orders.web.ProblemException;
 
@@ -50,6 +51,7 @@ public class Reconciliation {
 
     private final ReconciliationStore store;
     private final AlipayGateway alipay;
+    private final FoundRefunds foundRefunds;
     private final TradeQuery tradeQuery;
     private final BillDownload download;
     private final ReconciliationConfig config;
@@ -57,9 +59,10 @@ public class Reconciliation {
     private final Clock clock;
     private final Map<DifferenceKind, AtomicLong> unsettled = new EnumMap<>(DifferenceKind.class);
 
-    public Reconciliation(ReconciliationStore store, AlipayGateway alipay, TradeQuery tradeQuery, BillDownload download,
-            ReconciliationConfig config, MeterRegistry registry, Clock clock) {
+    public Reconciliation(ReconciliationStore store, AlipayGateway alipay, TradeQuery tradeQuery, FoundRefunds foundRefunds,
+            BillDownload download, ReconciliationConfig config, MeterRegistry registry, Clock clock) {
         this.store = store;
+        this.foundRefunds = foundRefunds;
         this.alipay = alipay;
         this.tradeQuery = tradeQuery;
         this.download = download;
@@ -159,6 +162,7 @@ public class Reconciliation {
                 .invoke(read::set)
                 .chain(bill -> match(date, bill))
                 .chain(() -> settlePaidNotRecorded(date))
+                .chain(() -> settleRefundsNotRecorded(date))
                 .chain(() -> store.done(date, read.get(), clock.instant()))
                 .invoke(() -> {
                     registry.counter("reconciliation.runs", "outcome", "done").increment();
@@ -268,6 +272,22 @@ public class Reconciliation {
                             difference.outTradeNo(), note);
                     return store.note(difference.id(), note);
                 });
+    }
+
+    /** Refunds Alipay's bill has and this service did not record as made: the refund query decides. */
+    private Uni<Void> settleRefundsNotRecorded(LocalDate date) {
+        return store.unsettled(date, DifferenceKind.REFUND_NOT_RECORDED)
+                .chain(differences -> Multi.createFrom().iterable(differences)
+                        .onItem().transformToUniAndConcatenate(difference -> MutinyBridge.onOwnContext(
+                                () -> foundRefunds.settle(difference.outTradeNo(),
+                                        BillMatcher.requestNoOf(difference.entryKey()), difference.billAmount()))
+                                .chain(recorded -> recorded
+                                        ? settled(difference, Difference.Settlement.REFUND_RECORDED,
+                                                "confirmed by Alipay's refund query: recorded as made")
+                                        : store.note(difference.id(), "Alipay's refund query does not confirm it, or "
+                                                + "it cannot be recorded here: left to people")))
+                        .collect().last())
+                .replaceWithVoid();
     }
 
     private Uni<Void> settled(Difference difference, Difference.Settlement settlement, String note) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public class ReconciliationStore {
 
     private static final String RUN_COLUMNS = "bill_date, status, attempts, next_attempt_at, started_at, finished_at, "
             + "last_error, bill_payments, bill_refunds, differences";
-    private static final String DIFFERENCE_COLUMNS = "id, bill_date, kind, out_trade_no, order_id, trade_no, "
+    private static final String DIFFERENCE_COLUMNS = "id, bill_date, kind, out_trade_no, entry_key, order_id, trade_no, "
             + "bill_amount, recorded_amount, detail, found_at, settlement, settled_at, note";
     private static final String RECORD_COLUMNS = "o.id, o.order_no, o.status, o.total_amount, p.status AS payment_status, "
             + "p.trade_no, p.paid_amount, p.paid_at, p.refund_amount, p.refunded_at";
@@ -125,20 +126,48 @@ public class ReconciliationStore {
                         + " FROM orders o LEFT JOIN payment p ON p.order_id = o.id WHERE o.order_no IN ("
                         + Sql.placeholders(chunk.size()) + ")").execute(Tuple.from(List.<Object>copyOf(chunk))))
                 .collect().in(LinkedHashMap<String, RecordedPayment>::new, (map, rows) -> rows
-                        .forEach(row -> map.put(row.getString("order_no"), recorded(row))));
+                        .forEach(row -> map.put(row.getString("order_no"), recorded(row))))
+                .chain(byOrderNo -> withRefunds(List.copyOf(byOrderNo.values())).map(found -> {
+                    Map<String, RecordedPayment> withRefunds = new LinkedHashMap<>();
+                    found.forEach(recorded -> withRefunds.put(recorded.orderNo(), recorded));
+                    return withRefunds;
+                }));
     }
 
-    /** Payments that came in, or were refunded, from {@code start} (inclusive) to {@code end}. */
+    /** Payments that came in, or had a refund complete, from {@code start} (inclusive) to {@code end}. */
     Uni<List<RecordedPayment>> recordedBetween(Instant start, Instant end) {
         return pool.preparedQuery("SELECT " + RECORD_COLUMNS + " FROM payment p JOIN orders o ON o.id = p.order_id "
                 + "WHERE p.paid_at >= ? AND p.paid_at < ? UNION SELECT " + RECORD_COLUMNS + " FROM payment p JOIN "
-                + "orders o ON o.id = p.order_id WHERE p.refunded_at >= ? AND p.refunded_at < ?")
+                + "orders o ON o.id = p.order_id WHERE EXISTS (SELECT 1 FROM refund r WHERE r.order_id = o.id "
+                + "AND r.completed_at >= ? AND r.completed_at < ?)")
                 .execute(Tuple.of(Sql.utc(start), Sql.utc(end), Sql.utc(start), Sql.utc(end)))
                 .map(rows -> {
                     List<RecordedPayment> recorded = new ArrayList<>();
                     rows.forEach(row -> recorded.add(recorded(row)));
                     return recorded;
-                });
+                })
+                .chain(this::withRefunds);
+    }
+
+    /** The records with their refunds, oldest first. */
+    private Uni<List<RecordedPayment>> withRefunds(List<RecordedPayment> recorded) {
+        List<List<RecordedPayment>> chunks = new ArrayList<>();
+        for (int i = 0; i < recorded.size(); i += CHUNK) {
+            chunks.add(recorded.subList(i, Math.min(recorded.size(), i + CHUNK)));
+        }
+        Map<Long, List<RecordedRefund>> byOrder = new HashMap<>();
+        return Multi.createFrom().iterable(chunks)
+                .onItem().transformToUniAndConcatenate(chunk -> pool.preparedQuery("SELECT order_id, id, "
+                        + "out_request_no, amount, status, completed_at FROM refund WHERE order_id IN ("
+                        + Sql.placeholders(chunk.size()) + ") ORDER BY id")
+                        .execute(Tuple.from(chunk.stream().<Object>map(RecordedPayment::orderId).toList()))
+                        .invoke(rows -> rows.forEach(row -> byOrder.computeIfAbsent(row.getLong("order_id"),
+                                id -> new ArrayList<>()).add(new RecordedRefund(row.getLong("id"),
+                                        row.getString("out_request_no"), row.getBigDecimal("amount"),
+                                        row.getString("status"), Sql.instant(row.getLocalDateTime("completed_at")))))))
+                .collect().last()
+                .map(done -> recorded.stream()
+                        .map(r -> r.withRefunds(byOrder.getOrDefault(r.orderId(), List.of()))).toList());
     }
 
     /** Stores the difference unless the same one is stored already; true when it is new. */
@@ -214,7 +243,7 @@ public class ReconciliationStore {
                     row.getLong("order_id"), row.getString("trade_no"), row.getBigDecimal("bill_amount"),
                     row.getBigDecimal("recorded_amount"), row.getString("detail"),
                     Sql.instant(row.getLocalDateTime("found_at")), row.getString("settlement"),
-                    Sql.instant(row.getLocalDateTime("settled_at")), row.getString("note")));
+                    Sql.instant(row.getLocalDateTime("settled_at")), row.getString("note"), row.getString("entry_key")));
         }
         return differences;
     }
@@ -230,7 +259,7 @@ public class ReconciliationStore {
         return new RecordedPayment(row.getLong("id"), row.getString("order_no"), row.getString("status"),
                 row.getBigDecimal("total_amount"), row.getString("payment_status"), row.getString("trade_no"),
                 row.getBigDecimal("paid_amount"), Sql.instant(row.getLocalDateTime("paid_at")),
-                row.getBigDecimal("refund_amount"), Sql.instant(row.getLocalDateTime("refunded_at")));
+                row.getBigDecimal("refund_amount"), Sql.instant(row.getLocalDateTime("refunded_at")), List.of());
     }
 
     private static String truncated(String text) {

@@ -7,5 +7,10 @@ public enum RefundCause {
     /** The buyer paid an order that had already been closed: all of it goes back, the order stays closed. */
     LATE_PAYMENT,
     /** Alipay refunded by itself: the service voided a trade that had been paid meanwhile. */
-    CANCELLED_TRADE
+    CANCELLED_TRADE,
+    /**
+     * On Alipay's bill, not recorded here (made in the merchant console, say): the reconciliation found it, the
+     * refund query confirmed it.
+     */
+    FOUND_AT_ALIPAY
 }

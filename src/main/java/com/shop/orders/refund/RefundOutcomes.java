@@ -43,6 +43,7 @@ public class RefundOutcomes {
     }
 
     private final RefundRepository refunds;
+    private final RefundBook book;
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final StockService stock;
@@ -53,10 +54,11 @@ public class RefundOutcomes {
     private final Backoff backoff;
     private final Clock clock;
 
-    public RefundOutcomes(RefundRepository refunds, OrderRepository orders, PaymentRepository payments,
+    public RefundOutcomes(RefundRepository refunds, RefundBook book, OrderRepository orders, PaymentRepository payments,
             StockService stock, PurchaseAllowances allowances, Outbox outbox, RefundMetrics metrics,
             Event<StockRestocked> restocked, RefundConfig config, Clock clock) {
         this.refunds = refunds;
+        this.book = book;
         this.orders = orders;
         this.payments = payments;
         this.stock = stock;
@@ -78,6 +80,16 @@ public class RefundOutcomes {
                                 : Uni.createFrom().nullItem()))))
                 .invoke(this::announce)
                 .replaceWithVoid();
+    }
+
+    /**
+     * A refund Alipay has made already (its cancel answer said so, or its refund query): recorded and completed in
+     * the caller's transaction, with the order locked. Announce the answer with {@link #announce} after the commit.
+     */
+    Uni<Completed> recordMade(Order order, RefundBook.NewRefund spec, Instant at) {
+        return book.open(order, spec, at)
+                .call(refund -> refunds.markSucceeded(refund.id, at))
+                .chain(refund -> complete(order, refund, at));
     }
 
     /**

@@ -20,6 +20,10 @@ public class RefundRepository implements PanacheRepository<Refund> {
         return find("orderId = ?1 and idempotencyKey = ?2", orderId, idempotencyKey).firstResult();
     }
 
+    public Uni<Refund> findByRequestNo(String outRequestNo) {
+        return find("outRequestNo", outRequestNo).firstResult();
+    }
+
     public Uni<Refund> findOfOrder(long orderId, long refundId) {
         return find("id = ?1 and orderId = ?2", refundId, orderId).firstResult();
     }

@@ -77,11 +77,10 @@ public class ServiceRefunds implements PaymentRefunds {
                 .chain(order -> refunds.findByKey(order.id, CANCELLED_TRADE_KEY).chain(existing -> existing != null
                         ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()
                         : payments.recordLatePayment(order.id, order.orderNo, null, payment.amount, now)
-                                .chain(() -> book.open(order, new RefundBook.NewRefund(RefundCause.CANCELLED_TRADE,
-                                        null, payment.amount, "Alipay refunded the trade it cancelled",
-                                        CANCELLED_TRADE_KEY, "", List.of()), now))
-                                .call(refund -> refunds.markSucceeded(refund.id, now))
-                                .chain(refund -> outcomes.complete(order, refund, now)))))
+                                .chain(() -> outcomes.recordMade(order, new RefundBook.NewRefund(
+                                        RefundCause.CANCELLED_TRADE, null, payment.amount,
+                                        "Alipay refunded the trade it cancelled", CANCELLED_TRADE_KEY, "", List.of()),
+                                        now)))))
                 .invoke(outcomes::announce)
                 .replaceWithVoid();
     }

@@ -34,7 +34,7 @@ class BillMatcherTest {
     @Test
     void eachBillRowWithoutItsRecordIsADifferenceOfItsKind() {
         RecordedPayment pending = new RecordedPayment(3, "O3", "PENDING_PAYMENT", TEN, "AWAITING_PAYMENT", null, null,
-                null, null, null);
+                null, null, null, List.of());
         RecordedPayment paid = paid("O4", "T4", ON_THE_DAY);
         RecordedPayment otherTrade = paid("O5", "T5", ON_THE_DAY);
         BillMatcher.Result result = match(List.of(payment("O3", "T3", TEN), payment("O4", "T4", new BigDecimal("9.99")),
@@ -55,6 +55,28 @@ class BillMatcherTest {
                 List.of(paid, refunded));
         assertEquals(List.of("O6"), result.missingFromBill().stream().map(RecordedPayment::orderNo).toList());
         assertEquals(Map.of("O7/refund", DifferenceKind.REFUND_MISSING_FROM_BILL), kinds(result));
+    }
+
+    @Test
+    void eachRefundIsMatchedByItsRequestNumberToTheFen() {
+        BigDecimal three = new BigDecimal("3.00");
+        RecordedPayment partly = new RecordedPayment(9, "O9", "PAID", TEN, "PAID", "T9", TEN, ON_THE_DAY,
+                new BigDecimal("9.00"), ON_THE_DAY, List.of(
+                        new RecordedRefund(1, "O9-r1", three, "SUCCEEDED", ON_THE_DAY),
+                        new RecordedRefund(2, "O9-r2", three, "SUCCEEDED", ON_THE_DAY),
+                        new RecordedRefund(3, "O9-r3", three, "SUCCEEDED", ON_THE_DAY),
+                        new RecordedRefund(4, "O9-r4", three, "PENDING", null),
+                        new RecordedRefund(5, "O9-r5", three, "FAILED", ON_THE_DAY)));
+        BillMatcher.Result result = match(List.of(payment("O9", "T9", TEN), refund("O9", "T9", three, "O9-r1"),
+                refund("O9", "T9", new BigDecimal("3.01"), "O9-r2"), refund("O9", "T9", three, "O9-r4"),
+                refund("O9", "T9", BigDecimal.ONE, "console-1")), List.of(partly), List.of(partly));
+        Map<String, DifferenceKind> byKey = result.differences().stream()
+                .collect(Collectors.toMap(FoundDifference::entryKey, FoundDifference::kind));
+        assertEquals(Map.of("refund:T9:O9-r2", DifferenceKind.AMOUNT_MISMATCH,
+                "refund:O9-r3", DifferenceKind.REFUND_MISSING_FROM_BILL,
+                "refund:T9:O9-r4", DifferenceKind.REFUND_NOT_RECORDED,
+                "refund:T9:console-1", DifferenceKind.REFUND_NOT_RECORDED), byKey);
+        assertEquals("console-1", BillMatcher.requestNoOf("refund:T9:console-1"));
     }
 
     @Test
@@ -81,12 +103,14 @@ class BillMatcherTest {
     }
 
     private static RecordedPayment paid(String orderNo, String tradeNo, Instant at) {
-        return new RecordedPayment(orderNo.hashCode(), orderNo, "PAID", TEN, "PAID", tradeNo, TEN, at, null, null);
+        return new RecordedPayment(orderNo.hashCode(), orderNo, "PAID", TEN, "PAID", tradeNo, TEN, at, null, null,
+                List.of());
     }
 
     /** Paid after the order closed, refunded at once: recorded with the refund's time only. */
     private static RecordedPayment refundedAfterClose(String orderNo, String tradeNo, Instant at) {
-        return new RecordedPayment(orderNo.hashCode(), orderNo, "CLOSED", TEN, "REFUNDED", tradeNo, TEN, null, TEN, at);
+        return new RecordedPayment(orderNo.hashCode(), orderNo, "CLOSED", TEN, "REFUNDED", tradeNo, TEN, null, TEN, at,
+                List.of(new RecordedRefund(1, orderNo + "-refund", TEN, "SUCCEEDED", at)));
     }
 
     private static BillEntry payment(String orderNo, String tradeNo, BigDecimal amount) {

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import com.shop.orders.sandbox.BillFaults;
 import com.shop.orders.sandbox.MethodFault;
 import com.shop.orders.sandbox.SandboxFaults;
+import com.shop.orders.sandbox.SandboxMerchant;
 import com.shop.orders.sandbox.SandboxTrades;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.Concurrently;
@@ -59,6 +61,9 @@ class ReconciliationTest {
 
     @Inject
     SandboxTrades trades;
+
+    @Inject
+    SandboxMerchant merchant;
 
     @AfterEach
     void resetFaults() {
@@ -158,6 +163,39 @@ class ReconciliationTest {
         List<Object> open = as(adminToken()).get("/api/admin/reconciliations/differences").then().statusCode(200)
                 .extract().jsonPath().getList("id");
         assertTrue(open.contains(mine.get(alteredNo).get("id")) && !open.contains(id), open.toString());
+    }
+
+    @Test
+    void refundsMatchTheBillByRequestNumberAndOneMadeOnlyAtAlipayIsRecordedThroughTheQuery() {
+        String member = newMemberToken();
+        long sku = TestDb.newSku(5, "10.00");
+        int orderId = paidOrder(member, sku);
+        String no = orderNo(orderId);
+        for (String amount : List.of("3.00", "2.50")) {
+            as(adminToken()).header("Idempotency-Key", "r-" + UUID.randomUUID()).contentType(ContentType.JSON)
+                    .body("{\"amount\":" + amount + "}").post("/api/admin/orders/" + orderId + "/refunds").then()
+                    .statusCode(201).body("status", equalTo("SUCCEEDED"));
+        }
+        run(today()).statusCode(200).body("run.status", equalTo("DONE"));
+        assertEquals(0, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE out_trade_no = ?", no),
+                "both refunds are on the bill, to the fen");
+
+        // Refunded in Alipay's merchant console: this service never heard of it.
+        merchant.refund(no, new BigDecimal("4.50"), "console-" + no).orElseThrow();
+        JsonPath report = run(today()).statusCode(200).extract().jsonPath();
+        Map<String, Object> found = byOrderNo(report, Set.of(no)).get(no);
+        assertEquals("REFUND_NOT_RECORDED", found.get("kind"), found.toString());
+        assertEquals("REFUND_RECORDED", found.get("settlement"), found.toString());
+        assertEquals("FOUND_AT_ALIPAY", TestDb.scalar(
+                "SELECT cause FROM refund WHERE out_request_no = ? AND status = 'SUCCEEDED'", "console-" + no));
+        // 3.00 + 2.50 + 4.50: all of it went back.
+        assertEquals("REFUNDED", TestDb.orderStatus(orderId));
+        assertEquals(0, new BigDecimal("10.00").compareTo(TestDb.scalar(
+                "SELECT refund_amount FROM payment WHERE order_id = ?", orderId)));
+        run(today()).statusCode(200);
+        assertEquals(1, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE out_trade_no = ?", no),
+                "a rerun adds nothing");
+        assertEquals(3, TestDb.count("SELECT COUNT(*) FROM refund WHERE order_id = ?", orderId));
     }
 
     @Test

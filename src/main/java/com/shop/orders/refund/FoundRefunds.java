@@ -1,0 +1,86 @@
+package com.shop.orders.refund;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import com.shop.orders.order.OrderRepository;
+import com.shop.orders.payment.AlipayGateway;
+import com.shop.orders.payment.PaymentRepository;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * Refunds on Alipay's bill that this service has not recorded as made. Alipay's refund query decides: a refund it
+ * confirms is recorded as made, through the same completion as every other refund (the payment's refunded total,
+ * the order's status, the "order refunded" event); one it does not confirm is left to people.
+ */
+@ApplicationScoped
+public class FoundRefunds {
+
+    private static final Logger LOG = Logger.getLogger(FoundRefunds.class);
+
+    private final AlipayGateway alipay;
+    private final OrderRepository orders;
+    private final PaymentRepository payments;
+    private final RefundRepository refunds;
+    private final RefundOutcomes outcomes;
+    private final Clock clock;
+
+    public FoundRefunds(AlipayGateway alipay, OrderRepository orders, PaymentRepository payments,
+            RefundRepository refunds, RefundOutcomes outcomes, Clock clock) {
+        this.alipay = alipay;
+        this.orders = orders;
+        this.payments = payments;
+        this.refunds = refunds;
+        this.outcomes = outcomes;
+        this.clock = clock;
+    }
+
+    /**
+     * The refund {@code requestNo} of {@code amount} that the bill lists for the order: true once it is recorded as
+     * made (now or before), false when Alipay does not confirm it or this service cannot record it (a refund without
+     * a request number, an order without a payment, a refund recorded FAILED).
+     */
+    public Uni<Boolean> settle(String orderNo, String requestNo, BigDecimal amount) {
+        if (requestNo == null || requestNo.isEmpty()) {
+            return Uni.createFrom().item(Boolean.FALSE);
+        }
+        return alipay.refundMade(orderNo, requestNo).chain(made -> made
+                ? Panache.withSession(() -> refunds.findByRequestNo(requestNo))
+                        .chain(existing -> existing == null ? record(orderNo, requestNo, amount) : known(existing))
+                : Uni.createFrom().item(Boolean.FALSE));
+    }
+
+    private Uni<Boolean> known(Refund existing) {
+        return switch (existing.status) {
+            case SUCCEEDED -> Uni.createFrom().item(Boolean.TRUE);
+            case PENDING -> outcomes.made(existing.id).replaceWith(Boolean.TRUE);
+            case FAILED -> {
+                LOG.errorf("Alipay made refund %s of order %s, recorded FAILED here: left to people",
+                        existing.outRequestNo, existing.orderNo);
+                yield Uni.createFrom().item(Boolean.FALSE);
+            }
+        };
+    }
+
+    private Uni<Boolean> record(String orderNo, String requestNo, BigDecimal amount) {
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> orders.findByOrderNo(orderNo)
+                .chain(found -> found == null ? Uni.createFrom().nullItem() : orders.findForUpdate(found.id))
+                .chain(order -> order == null ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()
+                        : payments.findByOrderId(order.id).chain(payment -> payment == null || payment.paidAmount == null
+                                ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()
+                                : outcomes.recordMade(order, new RefundBook.NewRefund(RefundCause.FOUND_AT_ALIPAY,
+                                        requestNo, amount, "on Alipay's bill, confirmed by the refund query",
+                                        "service found " + requestNo, "", List.of()), now))))
+                .invoke(outcomes::announce)
+                .map(completed -> completed != null);
+    }
+}
