@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import com.shop.orders.resilience.MutinyBridge;
 import com.shop.orders.sql.Claims;
 import com.shop.orders.sql.Sql;
 
@@ -87,10 +88,13 @@ public class RefundSettler {
                                 .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids)))));
     }
 
-    /** One refund's failure is logged and left to its next attempt; the others go on. */
+    /**
+     * One refund's failure is logged and left to its next attempt; the others go on. Each on a context of its own:
+     * they run side by side, and a Hibernate Reactive session runs one statement at a time.
+     */
     private Uni<Void> settleOne(long refundId) {
-        return Panache.withSession(() -> refunds.findById(refundId))
-                .chain(sender::settle)
+        return MutinyBridge.onOwnContext(() -> Panache.withSession(() -> refunds.findById(refundId))
+                        .chain(sender::settle))
                 .onFailure().invoke(e -> LOG.warnf("Refund %d could not be settled: %s", refundId, e.toString()))
                 .onFailure().recoverWithNull();
     }

@@ -203,18 +203,41 @@ class RefundTest {
     }
 
     @Test
+    void aSystemErrorAfterTheRefundWasMadeIsSettledAsMadeOnce() {
+        long sku = TestDb.newSku(10, "20.00");
+        int orderId = paidOrder(newMemberToken(), sku, 1);
+        // One fault per method at a time: each refund meets its own.
+        faults.fail(REFUND, MethodFault.systemError().withAfterEffect(), 1);
+        int first = refund(orderId, "7.00", null, null).then().statusCode(201).body("status", equalTo("PENDING"))
+                .extract().path("id");
+        faults.fail(REFUND, MethodFault.httpStatus(504).withAfterEffect(), 1);
+        int second = refund(orderId, "6.00", null, null).then().statusCode(201).body("status", equalTo("PENDING"))
+                .extract().path("id");
+
+        awaitStatus(orderId, first, "SUCCEEDED");
+        awaitStatus(orderId, second, "SUCCEEDED");
+        var trade = trades.trade(orderNo(orderId)).orElseThrow();
+        assertEquals(0, new BigDecimal("13.00").compareTo(trade.refundedAmount()));
+        assertEquals(List.of(orderNo(orderId) + "-r1", orderNo(orderId) + "-r2"),
+                trade.refunds().stream().map(r -> r.requestNo()).toList());
+        assertEquals(2, trades.calls(REFUND, orderNo(orderId)), "the query found both made: neither sent again");
+    }
+
+    @Test
     void aRefundAlipayDidNotMakeIsSentAgainWithTheSameRequestNumber() {
         long sku = TestDb.newSku(10, "20.00");
         int orderId = paidOrder(newMemberToken(), sku, 1);
-        faults.fail(REFUND, MethodFault.systemError(), 1);
-        faults.fail(REFUND, MethodFault.httpStatus(504), 1);
+        // Two attempts fail before Alipay made anything: the first answer, and the settler's first resend.
+        faults.fail(REFUND, MethodFault.systemError(), 2);
         int id = refund(orderId, "20.00", null, null).then().statusCode(201).body("status", equalTo("PENDING"))
                 .extract().path("id");
 
         awaitStatus(orderId, id, "SUCCEEDED");
         assertEquals("REFUNDED", TestDb.orderStatus(orderId));
         assertEquals(0, new BigDecimal("20.00").compareTo(trades.trade(orderNo(orderId)).orElseThrow().refundedAmount()));
-        assertTrue(trades.calls(REFUND, orderNo(orderId)) >= 2);
+        assertTrue(trades.calls(REFUND, orderNo(orderId)) >= 3);
+        assertEquals(List.of(orderNo(orderId) + "-r1"), trades.trade(orderNo(orderId)).orElseThrow().refunds().stream()
+                .map(r -> r.requestNo()).toList());
         assertEquals(1, TestDb.count("SELECT COUNT(*) FROM refund WHERE order_id = ?", orderId));
     }
 
