@@ -5,6 +5,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import com.shop.orders.ops.Monitoring;
 import com.shop.orders.sandbox.BillFaults;
 import com.shop.orders.sandbox.BuyerActionRefused;
+import com.shop.orders.sandbox.MethodFault;
 import com.shop.orders.sandbox.SandboxFaults;
 import com.shop.orders.sandbox.SandboxServer;
 import com.shop.orders.sandbox.SandboxTradeStatus;
@@ -244,6 +246,43 @@ class PackagedServiceIT {
     }
 
     /** The day's trade bill over HTTPS, its GBK files, the link asked for in certificate mode. */
+    @Test
+    void aPaidOrderIsRefundedInPartsAnUnknownAnswerIsSettledByTheRefundQueryAndTheBillAgrees() {
+        long sku = TestDb.newSku(5, "6.00");
+        String member = newMember();
+        SandboxServer sandbox = PackagedServiceResource.sandbox();
+        int orderId = place(member, sku, 2);
+        sandbox.buyer().pay(qrCode(member, orderId)).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        String admin = PackagedServiceResource.adminToken("support");
+        String path = "/api/admin/orders/" + orderId + "/refunds";
+
+        Members.as(admin).header("Idempotency-Key", "it-" + UUID.randomUUID()).contentType(ContentType.JSON)
+                .body(Map.of("amount", 5, "reason", "price adjustment", "restock",
+                        java.util.List.of(Map.of("skuId", sku, "quantity", 1))))
+                .post(path).then().statusCode(201).body("status", equalTo("SUCCEEDED"));
+        // Alipay refunds, then answers ACQ.SYSTEM_ERROR: the settler's refund query finds it made.
+        sandbox.faults().fail("alipay.trade.refund", MethodFault.systemError().withAfterEffect(), 1);
+        int pending = Members.as(admin).header("Idempotency-Key", "it-" + UUID.randomUUID())
+                .contentType(ContentType.JSON).body(Map.of("amount", 7)).post(path).then().statusCode(201)
+                .body("status", equalTo("PENDING")).extract().path("id");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCEEDED".equals(Members.as(admin)
+                .get(path + "/" + pending).then().statusCode(200).extract().path("status")));
+
+        Members.as(member).get("/api/orders/" + orderId).then().statusCode(200).body("status", equalTo("REFUNDED"))
+                .body("refundedTotal", equalTo(12.00f)).body("refunds.status", everyItem(equalTo("SUCCEEDED")));
+        assertEquals(0, new BigDecimal("12.00").compareTo(sandbox.trades().trade(orderNo(orderId)).orElseThrow()
+                .refundedAmount()));
+        assertEquals(new TestDb.SkuRow(4, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 5);
+        String day = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Shanghai")).toString();
+        var report = Members.as(PackagedServiceResource.adminToken("finance")).contentType(ContentType.JSON)
+                .body(Map.of("billDate", day)).post("/api/admin/reconciliations").then().statusCode(200)
+                .body("run.status", equalTo("DONE")).extract().jsonPath();
+        assertEquals(java.util.List.of(),
+                report.getList("differences.findAll { it.outTradeNo == '" + orderNo(orderId) + "' }"));
+    }
+
     @Test
     void theDayIsReconciledAgainstAlipaysTradeBill() {
         long sku = TestDb.newSku(5, "7.00");

@@ -94,6 +94,9 @@ public record Timings(Duration payTimeout, Duration brokerFirstCheck, Duration b
             s.put("shop.expiry.consumer.retry-delay-level", "1");
             s.put("shop.events.retry-backoff", "500ms");
             s.put("shop.events.retry-backoff-max", "2s");
+            s.put("shop.refunds.settle-every", "1s");
+            s.put("shop.refunds.retry-backoff", "1s");
+            s.put("shop.refunds.retry-backoff-max", "4s");
         }
         s.put("shop.rocketmq.poll-name-server-interval", "1s");
         return s;
