@@ -32,6 +32,11 @@ public class OrderRepository implements PanacheRepository<Order> {
         return find("id", id).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
     }
 
+    /** {@link #findForUpdate} by order number. */
+    public Uni<Order> findByOrderNoForUpdate(String orderNo) {
+        return find("orderNo", orderNo).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult();
+    }
+
     public Uni<Order> findOwned(long id, String memberId) {
         return find("id = ?1 and memberId = ?2", id, memberId).firstResult();
     }

@@ -56,9 +56,13 @@ public class PaymentRepository implements PanacheRepository<Payment> {
         });
     }
 
-    /** A refund Alipay made: added to what the payment gave back; REFUNDED once that is all of it. */
+    /**
+     * A refund Alipay made: added to what the payment gave back; REFUNDED once that is all of it. A locking read: the
+     * total as committed now, whatever the transaction read before (under REPEATABLE READ a plain read would see the
+     * snapshot of the transaction's first read, and concurrent refunds would overwrite each other's amounts).
+     */
     public Uni<Payment> addRefund(long orderId, BigDecimal amount, Instant refundedAt) {
-        return findByOrderId(orderId).invoke(payment -> {
+        return find("orderId", orderId).withLock(LockModeType.PESSIMISTIC_WRITE).firstResult().invoke(payment -> {
             payment.refundAmount = payment.refundAmount == null ? amount : payment.refundAmount.add(amount);
             payment.refundedAt = refundedAt;
             BigDecimal paid = payment.paidAmount != null ? payment.paidAmount : payment.amount;

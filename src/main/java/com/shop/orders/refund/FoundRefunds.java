@@ -72,8 +72,8 @@ public class FoundRefunds {
 
     private Uni<Boolean> record(String orderNo, String requestNo, BigDecimal amount) {
         Instant now = clock.instant();
-        return Panache.withTransaction(() -> orders.findByOrderNo(orderNo)
-                .chain(found -> found == null ? Uni.createFrom().nullItem() : orders.findForUpdate(found.id))
+        // The order's row locked first, as every refund writer does, so that what follows reads the latest amounts.
+        return Panache.withTransaction(() -> orders.findByOrderNoForUpdate(orderNo)
                 .chain(order -> order == null ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()
                         : payments.findByOrderId(order.id).chain(payment -> payment == null || payment.paidAmount == null
                                 ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()

@@ -70,7 +70,10 @@ public class RefundOutcomes {
         this.clock = clock;
     }
 
-    /** Alipay made the refund (its answer, or the refund query, says so). */
+    /**
+     * Alipay made the refund (its answer, or the refund query, says so). The refund is read before the order's lock
+     * (it names the order); only its unchanging fields are used, and its status is guarded by the conditional update.
+     */
     public Uni<Void> made(long refundId) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> refunds.findById(refundId)

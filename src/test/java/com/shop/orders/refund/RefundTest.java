@@ -184,6 +184,9 @@ class RefundTest {
                 "SELECT SUM(amount) FROM refund WHERE order_id = ? AND status = 'SUCCEEDED'", orderId));
         assertEquals(0, new BigDecimal("49.50").compareTo(trades.trade(orderNo(orderId)).orElseThrow().refundedAmount()));
         assertEquals(33, TestDb.count("SELECT COUNT(DISTINCT out_request_no) FROM refund WHERE order_id = ?", orderId));
+        // The payment's total is the sum of them, however the completions interleaved.
+        assertEquals(new BigDecimal("49.50"), TestDb.scalar("SELECT refund_amount FROM payment WHERE order_id = ?", orderId));
+        assertEquals("PAID", TestDb.orderStatus(orderId));
     }
 
     @Test
