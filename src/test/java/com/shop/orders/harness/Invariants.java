@@ -138,6 +138,24 @@ final class Invariants {
                         }
                     }
                 }
+                case "REFUNDED" -> {
+                    // Paid, then refunded in full (RefundStorm holds the refunds themselves to Alipay's).
+                    if (!o.paidAt() || o.closedAt() || o.closeReason() != null) {
+                        violations.add(label + ": REFUNDED with paid_at=" + o.paidAt() + " closed_at=" + o.closedAt()
+                                + " close_reason=" + o.closeReason());
+                    }
+                    if (trade.isEmpty() || trade.get().refundedAmount() == null
+                            || trade.get().refundedAmount().compareTo(o.amount()) != 0
+                            || o.refunded() == null || o.refunded().compareTo(o.amount()) != 0) {
+                        violations.add(label + ": REFUNDED, recorded " + o.refunded() + " of " + o.amount()
+                                + ", Alipay's trade: " + trade.orElse(null));
+                    }
+                    if (o.outboxRows() != 1 || o.outboxUnpublished() > 0 || delivered == 0) {
+                        violations.add(label + ": REFUNDED with " + o.outboxRows() + " 'order paid' outbox rows ("
+                                + o.outboxUnpublished() + " unpublished), " + delivered + " events received");
+                    }
+                    duplicates += Math.max(0, delivered - 1);
+                }
                 default -> violations.add(label + ": unexpected status");
             }
         }
@@ -202,18 +220,23 @@ final class Invariants {
         try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement("""
                 SELECT o.id, o.order_no, o.status, o.close_reason, o.total_amount, o.paid_at IS NOT NULL,
                   o.closed_at IS NOT NULL, TIMESTAMPDIFF(MICROSECOND, o.pay_deadline, o.closed_at),
-                  (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no),
-                  (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no AND e.published_at IS NULL),
+                  (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no AND e.topic = ?),
+                  (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no AND e.topic = ?
+                    AND e.published_at IS NULL),
                   (SELECT p.refund_amount FROM payment p WHERE p.order_id = o.id),
                   (SELECT COUNT(*) FROM payment p WHERE p.order_id = o.id)
-                FROM orders o WHERE o.id IN (""" + in + ")");
-                ResultSet rs = st.executeQuery()) {
-            while (rs.next()) {
-                long late = rs.getLong(8);
-                rows.add(new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getBigDecimal(5), rs.getBoolean(6), rs.getBoolean(7), rs.wasNull() ? null : late,
-                        rs.getInt(9), rs.getInt(10), rs.getBigDecimal(11),
-                        rs.getInt(12) > 0));
+                FROM orders o WHERE o.id IN (""" + in + ")")) {
+            // Only the "order paid" events: refunds write events of their own under the same key.
+            st.setString(1, ServiceStack.PAID_TOPIC);
+            st.setString(2, ServiceStack.PAID_TOPIC);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    long late = rs.getLong(8);
+                    rows.add(new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getBigDecimal(5), rs.getBoolean(6), rs.getBoolean(7), rs.wasNull() ? null : late,
+                            rs.getInt(9), rs.getInt(10), rs.getBigDecimal(11),
+                            rs.getInt(12) > 0));
+                }
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
