@@ -25,6 +25,7 @@ import com.shop.orders.order.OrderTransitions;
 import com.shop.orders.order.OrderView;
 import com.shop.orders.order.PurchaseAllowances;
 import com.shop.orders.payment.TradeCloser;
+import com.shop.orders.sql.Deadlock;
 import com.shop.orders.web.ProblemException;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -41,6 +42,7 @@ import io.smallrye.mutiny.Uni;
 public class OrderCloser {
 
     private static final Logger LOG = Logger.getLogger(OrderCloser.class);
+    private static final int DEADLOCK_RETRIES = 3;
 
     public enum Outcome {
         CLOSED,
@@ -119,6 +121,8 @@ public class OrderCloser {
                                 .chain(offered -> offered
                                         ? Uni.createFrom().<Optional<List<Long>>>failure(new QrCodeOfferedMeanwhile())
                                         : release(order).map(Optional::of))))
+                // InnoDB rolled the whole transaction back: releases racing a new bucket layout can deadlock.
+                .onFailure(Deadlock::isCause).retry().atMost(DEADLOCK_RETRIES)
                 .map(released -> {
                     released.ifPresent(skuIds -> closed(order, reason, now, skuIds));
                     return released.isPresent() ? Outcome.CLOSED : Outcome.ALREADY_DECIDED;
@@ -130,7 +134,7 @@ public class OrderCloser {
         return orders.items(order.id).chain(items -> {
             List<StockLine> lines = items.stream().map(OrderItem::stockLine).toList();
             return allowances.giveBackClosed(order.memberId, lines)
-                    .chain(() -> stock.releaseAll(lines))
+                    .chain(() -> stock.releaseAll(items.stream().map(OrderItem::heldStock).toList()))
                     .replaceWith(lines.stream().map(StockLine::skuId).toList());
         });
     }

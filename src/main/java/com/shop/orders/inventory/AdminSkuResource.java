@@ -45,15 +45,19 @@ public class AdminSkuResource {
 
     private static final String LIMIT_EXAMPLE = """
             {"id":1,"code":"TEE-BLK-M","name":"T-shirt, black, M","price":59.00,"stock":100,"available":98,\
-            "perMemberLimit":1}""";
+            "perMemberLimit":1,"buckets":1}""";
+
+    private static final String BUCKETS_EXAMPLE = """
+            {"id":7,"code":"SALE-PHONE","name":"Phone, flash sale","price":999.00,"stock":5000,"available":4990,\
+            "perMemberLimit":1,"buckets":16}""";
 
     private final SkuRepository skus;
-    private final SkuCatalog catalog;
+    private final SkuChanges changes;
     private final Event<StockRestocked> restocked;
 
-    public AdminSkuResource(SkuRepository skus, SkuCatalog catalog, Event<StockRestocked> restocked) {
+    public AdminSkuResource(SkuRepository skus, SkuChanges changes, Event<StockRestocked> restocked) {
         this.skus = skus;
-        this.catalog = catalog;
+        this.changes = changes;
         this.restocked = restocked;
     }
 
@@ -61,7 +65,8 @@ public class AdminSkuResource {
     @Path("/{id}/stock")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Set a SKU's stock on hand", description = "Admins only. The new stock may not be below "
-            + "what pending orders have reserved.")
+            + "what pending orders have reserved. On a SKU with buckets, each bucket keeps what is reserved in it and "
+            + "the free units are spread evenly over them.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = RestockRequest.class),
             examples = @ExampleObject(name = "restock", value = "{\"stock\":150}")))
@@ -80,12 +85,37 @@ public class AdminSkuResource {
     @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
     public Uni<SkuView> restock(@Parameter(description = "The SKU's id", example = "1") @PathParam("id") long id,
             @Valid @NotNull RestockRequest request) {
-        // The update first, the read after it: an entity loaded before a bulk update would be stale.
-        return Panache.withTransaction(() -> skus.setStock(id, request.stock())
-                        .chain(updated -> updated ? skus.findById(id) : notUpdated(id, request.stock())))
+        return changes.setStock(id, request.stock())
+                .chain(outcome -> outcome == SkuChanges.Outcome.BELOW_RESERVATIONS
+                        ? Uni.createFrom().failure(belowReservations(id, request.stock())) : changed(id, outcome))
                 // Committed: placement may stop answering "sold out" from memory.
-                .invoke(() -> restocked.fire(new StockRestocked(id)))
-                .map(SkuView::of);
+                .invoke(() -> restocked.fire(new StockRestocked(id)));
+    }
+
+    @PUT
+    @Path("/{id}/buckets")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Spread a SKU's stock over buckets", description = "Admins only. For a flash sale: every "
+            + "order reserves from one of the SKU's buckets (rows), so concurrent orders do not queue on one row lock. "
+            + "1 (every SKU's default) keeps the stock on the SKU's own row. Spreads the free units evenly over the new "
+            + "buckets in one transaction; what pending orders hold stays held (in bucket 0). Stock and available "
+            + "stay the sums.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = BucketsRequest.class),
+            examples = @ExampleObject(name = "flashSale", value = "{\"buckets\":16}")))
+    @APIResponse(responseCode = "200", description = "The SKU with its new buckets",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SkuView.class),
+                    examples = @ExampleObject(name = "sku", value = BUCKETS_EXAMPLE)))
+    @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
+    @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
+    @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
+    public Uni<SkuView> setBuckets(@Parameter(description = "The SKU's id", example = "7") @PathParam("id") long id,
+            @Valid @NotNull BucketsRequest request) {
+        return changes.setBuckets(id, request.buckets())
+                .chain(outcome -> changed(id, outcome))
+                // Units may now sit in a bucket placement did not try: it may stop answering "sold out".
+                .invoke(() -> restocked.fire(new StockRestocked(id)));
     }
 
     @PUT
@@ -123,18 +153,19 @@ public class AdminSkuResource {
 
     /** Placements that read the old limit fail their stock lock and are computed again with the new one. */
     private Uni<SkuView> changeLimit(long id, Integer limit) {
-        return Panache.withTransaction(() -> skus.setPerMemberLimit(id, limit)
-                        .chain(updated -> updated ? skus.findById(id)
-                                : Uni.createFrom().failure(new SkuNotFoundException(id))))
-                .invoke(() -> catalog.forget(id))
-                .map(SkuView::of);
+        return changes.setPerMemberLimit(id, limit).chain(outcome -> changed(id, outcome));
     }
 
-    /** No such SKU, or more stock reserved by pending orders than the new stock. */
-    private Uni<Sku> notUpdated(long id, int stock) {
-        return skus.findById(id)
-                .onItem().ifNull().failWith(() -> new SkuNotFoundException(id))
-                .chain(sku -> Uni.createFrom().failure(new ProblemException(409, "Stock below reservations",
-                        "SKU " + id + " has more stock reserved by pending orders than " + stock, Map.of("skuId", id))));
+    /** The SKU as committed; 404 when there is no such SKU. */
+    private Uni<SkuView> changed(long id, SkuChanges.Outcome outcome) {
+        if (outcome == SkuChanges.Outcome.NO_SUCH_SKU) {
+            return Uni.createFrom().failure(new SkuNotFoundException(id));
+        }
+        return Panache.withSession(() -> skus.findById(id)).map(SkuView::of);
+    }
+
+    private static ProblemException belowReservations(long id, int stock) {
+        return new ProblemException(409, "Stock below reservations",
+                "SKU " + id + " has more stock reserved by pending orders than " + stock, Map.of("skuId", id));
     }
 }

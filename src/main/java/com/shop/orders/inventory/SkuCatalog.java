@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,8 +25,18 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class SkuCatalog {
 
-    /** What an order line needs to know about its SKU; {@code perMemberLimit} null: no purchase limit. */
-    public record PricedSku(long id, String name, BigDecimal price, Integer perMemberLimit) {
+    /**
+     * What an order line needs to know about its SKU; {@code perMemberLimit} null: no purchase limit. {@code version}
+     * moves on with every change of price, limit or layout; {@code layout} numbers the bucket layout.
+     */
+    public record PricedSku(long id, String name, BigDecimal price, Integer perMemberLimit, int buckets, int version,
+            int layout) {
+
+        /** Whether an order computed with {@code then} must be computed again with this. */
+        public boolean changedSince(PricedSku then) {
+            return version != then.version || buckets != then.buckets || price.compareTo(then.price) != 0
+                    || !Objects.equals(perMemberLimit, then.perMemberLimit);
+        }
     }
 
     private record Entry(PricedSku sku, long loadedAtNanos) {
@@ -67,14 +78,15 @@ public class SkuCatalog {
     }
 
     private Uni<Map<Long, PricedSku>> load(List<Long> ids) {
-        return pool.preparedQuery("SELECT id, name, price, per_member_limit FROM sku WHERE id IN (" + Sql.placeholders(ids.size()) + ")")
+        return pool.preparedQuery("SELECT id, name, price, per_member_limit, buckets, version, layout FROM sku WHERE id IN (" + Sql.placeholders(ids.size()) + ")")
                 .execute(Tuple.wrap(List.copyOf(ids)))
                 .map(rows -> {
                     long now = System.nanoTime();
                     Map<Long, PricedSku> loaded = new HashMap<>();
                     for (Row row : rows) {
                         PricedSku sku = new PricedSku(row.getLong("id"), row.getString("name"), row.getBigDecimal("price"),
-                                row.getInteger("per_member_limit"));
+                                row.getInteger("per_member_limit"), row.getInteger("buckets"), row.getInteger("version"),
+                                row.getInteger("layout"));
                         loaded.put(sku.id(), sku);
                         entries.put(sku.id(), new Entry(sku, now));
                     }

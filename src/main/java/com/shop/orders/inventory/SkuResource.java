@@ -34,7 +34,7 @@ public class SkuResource {
 
     static final String SKU_EXAMPLE = """
             {"id":1,"code":"TEE-BLK-M","name":"T-shirt, black, M","price":59.00,"stock":100,"available":98,\
-            "perMemberLimit":null}""";
+            "perMemberLimit":null,"buckets":1}""";
 
     private final SkuRepository skus;
 

@@ -9,6 +9,7 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import com.shop.orders.inventory.HeldStock;
 import com.shop.orders.inventory.StockLine;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
@@ -35,7 +36,20 @@ public class OrderItem extends PanacheEntityBase {
 
     public int quantity;
 
+    /** Which buckets its units were reserved from, or null (see {@link HeldStock}). */
+    @Column(name = "stock_buckets")
+    public String stockBuckets;
+
+    /** The SKU's bucket layout when they were. */
+    @Column(name = "stock_layout")
+    public Integer stockLayout;
+
     public StockLine stockLine() {
         return new StockLine(skuId, quantity);
+    }
+
+    /** What the item holds while its order is pending. */
+    public HeldStock heldStock() {
+        return new HeldStock(skuId, quantity, stockBuckets, stockLayout);
     }
 }

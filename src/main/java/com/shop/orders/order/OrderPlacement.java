@@ -11,13 +11,14 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
 
+import com.shop.orders.inventory.EmptyBuckets;
 import com.shop.orders.inventory.InsufficientStockException;
 import com.shop.orders.inventory.SkuCatalog.PricedSku;
 import com.shop.orders.inventory.SkuCatalog;
@@ -49,10 +50,16 @@ public class OrderPlacement {
 
     private static final String IDEMPOTENCY_KEY = "uk_orders_member_idempotency";
     private static final int DEADLOCK_RETRIES = 3;
+    /**
+     * Placements that each try one bucket before one locks all of a SKU's buckets: each failed try costs a
+     * transaction, and the lock on all serializes the placements that take it, so both are kept for a sale's end.
+     */
+    private static final int ONE_BUCKET_TRIES = 2;
 
     private final Pool pool;
     private final SkuCatalog catalog;
     private final StockLocks stock;
+    private final EmptyBuckets emptyBuckets;
     private final OrderQueries queries;
     private final PurchaseAllowances allowances;
     private final SoldOutSkus soldOut;
@@ -61,12 +68,13 @@ public class OrderPlacement {
     private final Event<OrderPlaced> placed;
     private final Clock clock;
 
-    public OrderPlacement(Pool pool, SkuCatalog catalog, StockLocks stock, OrderQueries queries,
+    public OrderPlacement(Pool pool, SkuCatalog catalog, StockLocks stock, EmptyBuckets emptyBuckets, OrderQueries queries,
             PurchaseAllowances allowances, SoldOutSkus soldOut, OrderMetrics metrics, OrderConfig config,
             Event<OrderPlaced> placed, Clock clock) {
         this.pool = pool;
         this.catalog = catalog;
         this.stock = stock;
+        this.emptyBuckets = emptyBuckets;
         this.queries = queries;
         this.allowances = allowances;
         this.soldOut = soldOut;
@@ -97,7 +105,7 @@ public class OrderPlacement {
                             : replay(memberId, idempotencyKey, requestHash));
         }
         Timer.Sample sample = metrics.startPlacement();
-        return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, true)
+        return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, true, 0)
                 .invoke(order -> metrics.placed(sample))
                 .invoke(order -> soldOut.placed(skuIds))
                 .invoke(order -> placed.fire(new OrderPlaced(order.id(), order.orderNo(), order.createdAt(),
@@ -107,31 +115,39 @@ public class OrderPlacement {
                 .recoverWithUni(() -> replay(memberId, idempotencyKey, requestHash));
     }
 
+    /**
+     * {@code mayRecompute}: whether a change of a SKU since the catalog read it may still start the order over;
+     * {@code bucketTries}: how many placements of it tried one bucket and found it without the units.
+     */
     private Uni<OrderView> placeAtCurrentPrices(String memberId, PlaceOrderRequest request, String idempotencyKey,
-            String requestHash, boolean mayRetry) {
+            String requestHash, boolean mayRecompute, int bucketTries) {
         return catalog.find(request.items().stream().map(PlaceOrderRequest.Line::skuId).toList())
-                .map(skus -> newOrder(memberId, request, skus, idempotencyKey, requestHash))
+                .map(skus -> newOrder(memberId, request, skus, idempotencyKey, requestHash,
+                        bucketTries >= ONE_BUCKET_TRIES))
                 .chain(order -> insert(order)
                         .onFailure(StockLocks.NotLocked.class).recoverWithUni(failure -> notLocked(
                                 (StockLocks.NotLocked) failure, order, memberId, request, idempotencyKey, requestHash,
-                                mayRetry)));
+                                mayRecompute, bucketTries)));
     }
 
     /**
-     * A line could not be reserved: not enough stock, or the SKU's price or purchase limit changed since the
-     * catalog read it (then the order is computed again with the new ones, once).
+     * A line could not be reserved: the one bucket it tried lacks the units (then another is tried, and in the end
+     * all at once), not enough stock, or the SKU's price, purchase limit or buckets changed since the catalog read
+     * it (then the order is computed again with the new ones, once).
      */
     private Uni<OrderView> notLocked(StockLocks.NotLocked failure, NewOrder order, String memberId,
-            PlaceOrderRequest request, String idempotencyKey, String requestHash, boolean mayRetry) {
+            PlaceOrderRequest request, String idempotencyKey, String requestHash, boolean mayRecompute,
+            int bucketTries) {
+        if (failure.triedSomeBuckets()) {
+            return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, mayRecompute, bucketTries + 1);
+        }
         long skuId = failure.skuId();
         catalog.forget(skuId);
         return catalog.find(List.of(skuId)).chain(current -> {
             PricedSku now = current.get(skuId);
-            PricedSku then = order.sku(skuId);
-            boolean changed = now != null && (now.price().compareTo(then.price()) != 0
-                    || !Objects.equals(now.perMemberLimit(), then.perMemberLimit()));
-            if (changed && mayRetry) {
-                return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, false);
+            boolean changed = now != null && now.changedSince(order.sku(skuId));
+            if (changed && mayRecompute) {
+                return placeAtCurrentPrices(memberId, request, idempotencyKey, requestHash, false, 0);
             }
             if (!changed) {
                 soldOut.refusedByDatabase(skuId);
@@ -149,12 +165,13 @@ public class OrderPlacement {
     }
 
     private Uni<OrderView> inTransaction(NewOrder order) {
-        return pool.withTransaction(connection -> insertOrder(connection, order)
-                .call(orderId -> insertItems(connection, orderId, order))
-                .call(orderId -> allowances.take(connection, order.memberId(), order.allowanceLines(),
-                        order.limits(), config.maxUnpaidPerMember()))
-                // Last before COMMIT: the shortest possible hold of each SKU's row lock.
-                .call(orderId -> stock.lockAll(connection, order.stockLines()))
+        return pool.withTransaction(connection -> stock.lockBuckets(connection, order.stockLines())
+                .chain(shares -> insertOrder(connection, order)
+                        .call(orderId -> insertItems(connection, orderId, order, shares))
+                        .call(orderId -> allowances.take(connection, order.memberId(), order.allowanceLines(),
+                                order.limits(), config.maxUnpaidPerMember()))
+                        // Last before COMMIT: the shortest possible hold of each SKU's row lock.
+                        .call(orderId -> stock.lockSkuRows(connection, order.stockLines())))
                 .map(order::view));
     }
 
@@ -166,15 +183,18 @@ public class OrderPlacement {
                 .map(rows -> rows.property(MySQLClient.LAST_INSERTED_ID));
     }
 
-    private Uni<Void> insertItems(SqlConnection connection, long orderId, NewOrder order) {
-        String values = String.join(", ", Collections.nCopies(order.lines().size(), "(?, ?, ?, ?, ?)"));
+    /** {@code shares}: by SKU, the buckets its units were reserved from (none for a SKU without buckets). */
+    private Uni<Void> insertItems(SqlConnection connection, long orderId, NewOrder order, Map<Long, String> shares) {
+        String values = String.join(", ", Collections.nCopies(order.lines().size(), "(?, ?, ?, ?, ?, ?, ?)"));
         Tuple params = Tuple.tuple();
         for (NewOrder.Line line : order.lines()) {
-            params.addLong(orderId).addLong(line.sku().id()).addString(line.sku().name())
-                    .addValue(line.sku().price()).addInteger(line.quantity());
+            PricedSku sku = line.sku();
+            params.addLong(orderId).addLong(sku.id()).addString(sku.name()).addValue(sku.price())
+                    .addInteger(line.quantity()).addValue(shares.get(sku.id()))
+                    .addValue(sku.buckets() > 1 ? sku.layout() : null);
         }
-        return connection.preparedQuery("INSERT INTO order_item (order_id, sku_id, sku_name, unit_price, quantity) "
-                + "VALUES " + values).execute(params).replaceWithVoid();
+        return connection.preparedQuery("INSERT INTO order_item (order_id, sku_id, sku_name, unit_price, quantity, "
+                + "stock_buckets, stock_layout) VALUES " + values).execute(params).replaceWithVoid();
     }
 
     private Uni<PlacedOrder> replay(String memberId, String idempotencyKey, String requestHash) {
@@ -189,8 +209,9 @@ public class OrderPlacement {
                 });
     }
 
+    /** {@code allBuckets}: every bucketed line reserves from all its SKU's buckets, not from one. */
     private NewOrder newOrder(String memberId, PlaceOrderRequest request, Map<Long, PricedSku> skus,
-            String idempotencyKey, String requestHash) {
+            String idempotencyKey, String requestHash, boolean allBuckets) {
         List<Long> unknown = request.items().stream().map(PlaceOrderRequest.Line::skuId)
                 .filter(id -> !skus.containsKey(id)).toList();
         if (!unknown.isEmpty()) {
@@ -199,9 +220,27 @@ public class OrderPlacement {
         // The database keeps microseconds: answer with the times as they are stored.
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         List<NewOrder.Line> lines = new ArrayList<>();
-        request.items().forEach(line -> lines.add(new NewOrder.Line(skus.get(line.skuId()), line.quantity())));
+        request.items().forEach(line -> {
+            PricedSku sku = skus.get(line.skuId());
+            lines.add(new NewOrder.Line(sku, line.quantity(), bucketFor(sku, allBuckets)));
+        });
         return new NewOrder(OrderNumbers.next(now), memberId, now, now.plus(config.payTimeout()), idempotencyKey,
                 requestHash, lines);
+    }
+
+    /** Units went back to the buckets they came from (here or on another instance): those are worth trying again. */
+    void onTransition(@Observes OrderTransition transition) {
+        if (transition.releasedSkuIds() != null) {
+            transition.releasedSkuIds().forEach(emptyBuckets::forget);
+        }
+    }
+
+    /** Where a line on this SKU reserves: its row, one bucket that is not known to be empty, or all buckets. */
+    private int bucketFor(PricedSku sku, boolean allBuckets) {
+        if (sku.buckets() == 1) {
+            return StockLocks.SKU_ROW;
+        }
+        return allBuckets ? StockLocks.ALL_BUCKETS : emptyBuckets.choose(sku.id(), sku.buckets());
     }
 
     /**
@@ -245,7 +284,8 @@ public class OrderPlacement {
     private record NewOrder(String orderNo, String memberId, Instant createdAt, Instant deadline,
             String idempotencyKey, String requestHash, List<Line> lines) {
 
-        record Line(PricedSku sku, int quantity) {
+        /** {@code bucket}: where it reserves, see {@link PricedLine}. */
+        record Line(PricedSku sku, int quantity, int bucket) {
         }
 
         BigDecimal total() {
@@ -259,7 +299,7 @@ public class OrderPlacement {
 
         List<PricedLine> stockLines() {
             return lines.stream().map(line -> new PricedLine(line.sku().id(), line.quantity(), line.sku().price(),
-                    line.sku().perMemberLimit())).toList();
+                    line.sku().perMemberLimit(), line.sku().version(), line.sku().buckets(), line.bucket())).toList();
         }
 
         List<StockLine> allowanceLines() {

@@ -107,7 +107,7 @@ public class PaymentConfirmation {
         // The member's allowances before the stock: every writer locks them in this order.
         return allowances.giveBackPaid(order.memberId)
                 .chain(() -> orders.items(order.id))
-                .chain(items -> stock.deductAll(items.stream().map(OrderItem::stockLine).toList()))
+                .chain(items -> stock.deductAll(items.stream().map(OrderItem::heldStock).toList()))
                 .chain(() -> payments.markPaid(order.id, trade.tradeNo(), trade.amount(), paidAt))
                 .chain(() -> outbox.paid(new OrderPaidEvent(order.id, order.orderNo, order.memberId, trade.amount(),
                         trade.tradeNo(), paidAt, source.name())));
