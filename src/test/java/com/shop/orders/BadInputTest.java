@@ -146,7 +146,23 @@ class BadInputTest {
                 row("lifting the limit of an unknown SKU", Caller.ADMIN, "DELETE", "/api/admin/skus/424242424/limit",
                         null, null, 404),
                 row("limit by a member", Caller.MEMBER, "PUT", "/api/admin/skus/{sku}/limit", JSON, "{\"perMemberLimit\": 1}", 403),
-                row("limit lifted by a member", Caller.MEMBER, "DELETE", "/api/admin/skus/{sku}/limit", null, null, 403));
+                row("limit lifted by a member", Caller.MEMBER, "DELETE", "/api/admin/skus/{sku}/limit", null, null, 403),
+                row("zero buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": 0}", 400),
+                row("negative buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": -1}", 400),
+                row("65 buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": 65}", 400),
+                row("huge buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON,
+                        "{\"buckets\": 99999999999}", 400),
+                row("fractional buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": 1.5}", 400),
+                row("buckets as a string", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": \"8\"}", 400),
+                row("null buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": null}", 400),
+                row("missing buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{}", 400),
+                row("malformed buckets", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": ", 400),
+                row("buckets not JSON", Caller.ADMIN, "PUT", "/api/admin/skus/{sku}/buckets", "text/plain", "8", 415),
+                row("buckets of an unknown SKU", Caller.ADMIN, "PUT", "/api/admin/skus/424242424/buckets", JSON,
+                        "{\"buckets\": 8}", 404),
+                row("buckets by a member", Caller.MEMBER, "PUT", "/api/admin/skus/{sku}/buckets", JSON, "{\"buckets\": 8}", 403),
+                row("buckets without a token", Caller.NOBODY, "PUT", "/api/admin/skus/{sku}/buckets", JSON,
+                        "{\"buckets\": 8}", 401));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -207,15 +223,17 @@ class BadInputTest {
         assertEquals(List.of(), log.problems());
     }
 
-    /** Row counts and the test SKU's stock: what a refused request must leave as it was. */
+    /** Row counts and the test SKU's stock and layout: what a refused request must leave as it was. */
     private record State(long orders, long items, long payments, long events, long allowances, int stock,
-                         int lockStock, Integer perMemberLimit) {
+                         int lockStock, Integer perMemberLimit, int buckets, int version, int layout, long bucketRows) {
         static State now(long skuId) {
             return TestDb.query("SELECT (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM order_item), "
                     + "(SELECT COUNT(*) FROM payment), (SELECT COUNT(*) FROM outbox_event), "
-                    + "(SELECT COALESCE(SUM(used), 0) FROM purchase_allowance), stock, lock_stock, per_member_limit "
+                    + "(SELECT COALESCE(SUM(used), 0) FROM purchase_allowance), stock, lock_stock, per_member_limit, "
+                    + "buckets, version, layout, (SELECT COUNT(*) FROM sku_bucket b WHERE b.sku_id = sku.id) "
                     + "FROM sku WHERE id = ?", rs -> new State(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                            rs.getLong(5), rs.getInt(6), rs.getInt(7), (Integer) rs.getObject(8)), skuId).get(0);
+                            rs.getLong(5), rs.getInt(6), rs.getInt(7), (Integer) rs.getObject(8), rs.getInt(9),
+                            rs.getInt(10), rs.getInt(11), rs.getLong(12)), skuId).get(0);
         }
     }
 
