@@ -42,6 +42,14 @@ final class Catalog {
         }
     }
 
+    /**
+     * Lays the SKU's stock out in this many buckets through the service's admin API (PUT /api/admin/skus/{id}/buckets:
+     * the spreading of its units is the service's own).
+     */
+    void buckets(long skuId, int buckets) {
+        stack.setBuckets(skuId, buckets);
+    }
+
     Range create(int count, int stock) {
         long from = next.getAndAdd(count);
         try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(

@@ -9,20 +9,26 @@ import com.shop.orders.harness.ServiceProcess;
 
 /**
  * Phase 3: a flash sale as shops run it. First a warm-up of sales like the measured ones (not in the figures), so
- * that the phase gives the same figures alone as after the other phases. Each round, a new SKU with limited stock
- * and a limit of one per member, far more members than stock at 64 connections, each member trying a few times; its
- * sale rate (orders it sold over the time between the first and the last of them, from SQL) against the database's
- * hot-row limit (mysqlslap on one SKU), interleaved. A round that does not sell out within its length is reported as
- * such. Winners, members over the limit and oversell are checked by SQL. The losers' answers are measured on a SKU
- * that has sold out, when every answer is a 409: with the limit, without it (the sold-out path alone), and on an
- * instance that asks the database for every one of them (shop.order.sold-out-memory=0, the path before the sold-out
- * memory), with MariaDB's transactions per loser.
+ * that the phase gives the same figures alone as after the other phases. Each round, the same sale twice, on a new
+ * SKU with limited stock and a limit of one per member each: one SKU with its stock on its row (1 bucket), one with
+ * its stock laid out in {@value #BUCKETS} buckets through the admin API, in alternating order from round to round;
+ * far more members than stock at 64 connections, each member trying a few times. A sale's rate is the orders it sold
+ * over the time between the first and the last of them (from SQL). Beside them in the same round: the database's
+ * hot-row limit (mysqlslap on one SKU row), its limit for the bucketed reservation (mysqlslap on {@value #BUCKETS}
+ * bucket rows), and the service's placement rate on spread SKUs at the same connections (wrk), so that the bucketed
+ * sale is measured against what the service does without a hot row. A round that does not sell out within its length
+ * is reported as such. Winners, members over the limit, oversell and the per-bucket stock are checked by SQL. The
+ * losers' answers are measured on each round's SKUs once sold out, when every answer is a 409; after the rounds,
+ * without the limit (the sold-out path alone), and on an instance that asks the database for every one of them
+ * (shop.order.sold-out-memory=0, the path before the sold-out memory), with MariaDB's transactions per loser.
  */
 final class FlashSalePhase {
 
     static final String NAME = "3 flash sale";
 
-    /** Top-up runs that may still be needed to sell the last round's SKU out before the losers are measured. */
+    /** Buckets of the bucketed sale's SKU. */
+    static final int BUCKETS = 16;
+    /** Top-up runs that may still be needed to sell a SKU out before its losers are measured. */
     private static final int SELL_OUT_ATTEMPTS = 5;
     private static final int PER_MEMBER = 1;
     private static final String SOLD_OUT_ANSWERS = "orders_sold_out_answers_total";
@@ -52,63 +58,156 @@ final class FlashSalePhase {
         }
     }
 
+    /**
+     * One measured sale on a new SKU in {@code buckets} buckets: what it sold (pending and paid units, from SQL) over
+     * how long, the wrk run, what broke (units over the stock, members over the limit, bucket rows that do not match
+     * the orders), and its losers once it sold out.
+     */
+    private record Sale(int buckets, long sku, Wrk.Run run, long sold, double span, long oversold, long membersOver,
+                        long bucketViolations, long wrongWinners, Losers losers) {
+        double rate() {
+            return sold > 1 && span > 0 ? (sold - 1) / span : Double.NaN;
+        }
+
+        Map<String, Object> toMap(int stock) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("sku", sku);
+            r.put("buckets", buckets);
+            r.put("sold", sold);
+            r.put("stock", stock);
+            r.put("saleSeconds", Stats.round(span, 3));
+            r.put("saleOrdersPerSecond", Stats.round(rate(), 1));
+            r.put("oversold", oversold);
+            r.put("membersOverLimit", membersOver);
+            r.put("bucketViolations", bucketViolations);
+            r.put("requestsPerSecond", Stats.round(run.requests() / run.seconds(), 1));
+            r.put("soldOut", sold >= stock);
+            r.put("wrk", run.toMap());
+            if (losers != null) {
+                r.put("losers", losers.toMap());
+            }
+            return r;
+        }
+    }
+
     void run() {
         BenchSize size = bench.size();
         int connections = size.flashConnections();
         Map<String, Object> figures = bench.results().phase(NAME);
+        Catalog.Range spreadSkus = bench.catalog().create(size.spreadSkus(), 100_000_000);
         List<Double> limits = new ArrayList<>();
+        List<Double> bucketedLimits = new ArrayList<>();
         List<Double> sales = new ArrayList<>();
+        List<Double> bucketedSales = new ArrayList<>();
+        List<Double> spreadRates = new ArrayList<>();
         List<Double> ratios = new ArrayList<>();
+        List<Double> bucketedToSpread = new ArrayList<>();
+        List<Double> bucketedToLimit = new ArrayList<>();
+        List<Double> bucketedLosersP99 = new ArrayList<>();
         List<Map<String, Object>> rounds = new ArrayList<>();
         long oversold = 0;
         long overLimit = 0;
         long wrongWinners = 0;
-        long lastSku = 0;
+        long bucketViolations = 0;
+        long bucketedLosersNot409 = 0;
+        long bucketedLosersRequests = 0;
+        Losers limited = null;
+        Losers lastBucketedLosers = null;
         double guess = 1000;
-        warmUp();
+        double bucketedGuess = 1000;
+        warmUp(spreadSkus);
         for (int round = 1; round <= size.rounds(); round++) {
-            PlacementLimit.Run limit = bench.limit().hot(connections, (long) (guess * size.roundLength().toMillis() / 1000.0));
-            guess = limit.perSecond();
-            long sku = limitedSku();
-            lastSku = sku;
-            Wrk.Run run = wrk.place(connections, size.roundLength(), sku, sku);
-            OrderFacts.StockRow stock = bench.facts().stock(sku);
-            long sold = stock.pendingQuantity() + stock.paidQuantity();
-            long over = Math.max(0, sold - size.flashStock());
-            long membersOver = bench.facts().membersOver(sku, PER_MEMBER);
-            oversold += over;
-            overLimit += membersOver;
-            checkStock(stock, run, sold);
-            double span = bench.facts().placementSpan(sku);
-            double saleRate = sold > 1 && span > 0 ? (sold - 1) / span : Double.NaN;
-            limits.add(limit.perSecond());
-            sales.add(saleRate);
-            ratios.add(saleRate / limit.perSecond());
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("limitOrdersPerSecond", Stats.round(limit.perSecond(), 1));
-            r.put("sold", sold);
-            r.put("stock", size.flashStock());
-            r.put("saleSeconds", Stats.round(span, 3));
-            r.put("saleOrdersPerSecond", Stats.round(saleRate, 1));
-            r.put("ratio", Stats.round(saleRate / limit.perSecond(), 3));
-            r.put("oversold", over);
-            r.put("perMemberLimit", PER_MEMBER);
-            r.put("membersOverLimit", membersOver);
-            r.put("requestsPerSecond", Stats.round(run.requests() / run.seconds(), 1));
-            r.put("soldOut", sold >= size.flashStock());
-            r.put("wrk", run.toMap());
-            rounds.add(r);
-            if (sold < size.flashStock()) {
-                bench.results().info(NAME, "round " + round, String.format("did not sell out in %d s: %d of %d sold "
-                        + "(its sale rate is over the units it sold)", size.roundLength().toSeconds(), sold,
-                        size.flashStock()));
+            if (round > 1) {
+                clearance.cancelPending();
             }
-            Progress.say("  round %d: hot-row limit %.0f orders/s, sale %.0f orders/s (%d sold in %.2f s, ratio %.2f), %d answers 409",
-                    round, limit.perSecond(), saleRate, sold, span, saleRate / limit.perSecond(), run.status(409));
+            // Which goes first alternates, so that neither measures always on the warmer or the more loaded service.
+            boolean singleFirst = round % 2 == 1;
+            PlacementLimit.Run limit;
+            PlacementLimit.Run bucketedLimit;
+            if (singleFirst) {
+                limit = bench.limit().hot(connections, transactions(guess));
+                bucketedLimit = bench.limit().bucketed(BUCKETS, connections, transactions(bucketedGuess));
+            } else {
+                bucketedLimit = bench.limit().bucketed(BUCKETS, connections, transactions(bucketedGuess));
+                limit = bench.limit().hot(connections, transactions(guess));
+            }
+            guess = limit.perSecond();
+            bucketedGuess = bucketedLimit.perSecond();
+            long singleSku = limitedSku(1);
+            long bucketedSku = limitedSku(BUCKETS);
+            Sale single;
+            Sale bucketed;
+            if (singleFirst) {
+                single = sale(singleSku, 1);
+                bucketed = sale(bucketedSku, BUCKETS);
+            } else {
+                bucketed = sale(bucketedSku, BUCKETS);
+                single = sale(singleSku, 1);
+            }
+            Wrk.Run spread = bench.wrk().place(connections, size.roundLength(), spreadSkus.from(), spreadSkus.to());
+            long notPlaced = spread.unexpected(201);
+            if (notPlaced > 0) {
+                bench.results().problem("flash sale round " + round + ", spread SKUs: " + notPlaced
+                        + " answers other than 201 " + spread.statuses() + ", socket errors " + spread.socketErrors());
+            }
+            for (Sale sale : List.of(single, bucketed)) {
+                oversold += sale.oversold();
+                overLimit += sale.membersOver();
+                bucketViolations += sale.bucketViolations();
+                wrongWinners += sale.wrongWinners();
+            }
+            limited = single.losers();
+            lastBucketedLosers = bucketed.losers();
+            bucketedLosersNot409 += bucketed.losers().run().unexpected(409);
+            bucketedLosersRequests += bucketed.losers().run().requests();
+            bucketedLosersP99.add(bucketed.losers().run().p99());
+            double spreadRate = spread.perSecond(201);
+            limits.add(limit.perSecond());
+            bucketedLimits.add(bucketedLimit.perSecond());
+            sales.add(single.rate());
+            bucketedSales.add(bucketed.rate());
+            spreadRates.add(spreadRate);
+            ratios.add(single.rate() / limit.perSecond());
+            bucketedToSpread.add(bucketed.rate() / spreadRate);
+            bucketedToLimit.add(bucketed.rate() / limit.perSecond());
+            Map<String, Object> r = new LinkedHashMap<>();
+            // The 1-bucket sale's figures at the top level, as before buckets (PhaseIsolation reads them).
+            r.put("first", singleFirst ? "1 bucket" : BUCKETS + " buckets");
+            r.put("limitOrdersPerSecond", Stats.round(limit.perSecond(), 1));
+            r.put("bucketedLimitOrdersPerSecond", Stats.round(bucketedLimit.perSecond(), 1));
+            r.put("sold", single.sold());
+            r.put("stock", size.flashStock());
+            r.put("saleSeconds", Stats.round(single.span(), 3));
+            r.put("saleOrdersPerSecond", Stats.round(single.rate(), 1));
+            r.put("ratio", Stats.round(single.rate() / limit.perSecond(), 3));
+            r.put("oversold", single.oversold() + bucketed.oversold());
+            r.put("perMemberLimit", PER_MEMBER);
+            r.put("membersOverLimit", single.membersOver() + bucketed.membersOver());
+            r.put("bucketedSaleOrdersPerSecond", Stats.round(bucketed.rate(), 1));
+            r.put("spreadOrdersPerSecond", Stats.round(spreadRate, 1));
+            r.put("ratioBucketedToSpread", Stats.round(bucketed.rate() / spreadRate, 3));
+            r.put("ratioBucketedToHotRowLimit", Stats.round(bucketed.rate() / limit.perSecond(), 3));
+            r.put("ratioBucketedToSingle", Stats.round(bucketed.rate() / single.rate(), 3));
+            r.put("singleBucket", single.toMap(size.flashStock()));
+            r.put("bucketed", bucketed.toMap(size.flashStock()));
+            r.put("spread", spread.toMap());
+            rounds.add(r);
+            for (Sale sale : List.of(single, bucketed)) {
+                if (sale.sold() < size.flashStock()) {
+                    bench.results().info(NAME, "round " + round + ", " + sale.buckets() + " bucket(s)", String.format(
+                            "did not sell out in %d s: %d of %d sold (its sale rate is over the units it sold)",
+                            size.roundLength().toSeconds(), sale.sold(), size.flashStock()));
+                }
+            }
+            Progress.say("  round %d (%s first): hot-row limit %.0f/s, %d-bucket limit %.0f/s; sale 1 bucket %.0f/s "
+                            + "(%d in %.2f s), %d buckets %.0f/s (%d in %.2f s), spread %.0f/s; %d buckets/spread %.2f, "
+                            + "/hot-row limit %.2f; losers p99 %.1f ms (1), %.1f ms (%d)",
+                    round, singleFirst ? "1 bucket" : BUCKETS + " buckets", limit.perSecond(), BUCKETS,
+                    bucketedLimit.perSecond(), single.rate(), single.sold(), single.span(), BUCKETS, bucketed.rate(),
+                    bucketed.sold(), bucketed.span(), spreadRate, BUCKETS, bucketed.rate() / spreadRate,
+                    bucketed.rate() / limit.perSecond(), single.losers().run().p99(), bucketed.losers().run().p99(),
+                    BUCKETS);
         }
-        sellOut(wrk, lastSku);
-        wrongWinners += winnersOtherThanStock(lastSku);
-        Losers limited = losers(wrk, bench.service(), lastSku, "with the limit");
         long unlimitedSku = bench.catalog().create(1, size.flashStock()).from();
         wrk.place(connections, size.roundLength(), unlimitedSku, unlimitedSku);
         sellOut(wrk, unlimitedSku);
@@ -121,24 +220,50 @@ final class FlashSalePhase {
                 / (everyLoserAsked.run().requests() / everyLoserAsked.run().seconds());
         figures.put("connections", connections);
         figures.put("members", size.flashMembers());
+        figures.put("buckets", BUCKETS);
         figures.put("rounds", rounds);
         figures.put("medianRatio", Stats.round(medianRatio, 3));
+        figures.put("medianSaleOrdersPerSecond", Stats.round(Stats.median(sales), 1));
+        figures.put("medianBucketedSaleOrdersPerSecond", Stats.round(Stats.median(bucketedSales), 1));
+        figures.put("medianSpreadOrdersPerSecond", Stats.round(Stats.median(spreadRates), 1));
+        figures.put("medianHotRowLimitOrdersPerSecond", Stats.round(Stats.median(limits), 1));
+        figures.put("medianBucketedLimitOrdersPerSecond", Stats.round(Stats.median(bucketedLimits), 1));
+        figures.put("medianRatioBucketedToSpread", Stats.round(Stats.median(bucketedToSpread), 3));
+        figures.put("medianRatioBucketedToHotRowLimit", Stats.round(Stats.median(bucketedToLimit), 3));
+        figures.put("medianBucketedLosersP99Ms", Stats.round(Stats.median(bucketedLosersP99), 2));
         figures.put("oversold", oversold);
         figures.put("membersOverLimit", overLimit);
+        figures.put("wrongWinners", wrongWinners);
+        figures.put("bucketViolations", bucketViolations);
         figures.put("losersAfterSellOut", limited.toMap());
+        figures.put("bucketedLosersAfterSellOut", lastBucketedLosers.toMap());
         figures.put("losersWithoutLimit", unlimited.toMap());
         figures.put("losersEachAskingTheDatabase", everyLoserAsked.toMap());
         bench.results().info("1 limit", "hot row, " + connections + " conns, median",
                 String.format("%.0f orders/s", Stats.median(limits)));
+        bench.results().info("1 limit", BUCKETS + " buckets of one SKU, " + connections + " conns, median",
+                String.format("%.0f orders/s", Stats.median(bucketedLimits)));
         bench.results().verdict(NAME, "median ratio to hot-row limit, " + connections + " conns",
                 String.format("%.2f (%.0f/s)", medianRatio, Stats.median(sales)), ">= 0.3", medianRatio >= 0.3);
+        bench.results().info(NAME, BUCKETS + " buckets: median winners' rate to spread SKUs, " + connections + " conns",
+                String.format("%.2f (%.0f/s against %.0f/s)", Stats.median(bucketedToSpread),
+                        Stats.median(bucketedSales), Stats.median(spreadRates)));
+        bench.results().info(NAME, BUCKETS + " buckets: median ratio to hot-row limit", String.format(
+                "%.2f (%.0f/s against %.0f/s; %d-bucket limit %.0f/s)", Stats.median(bucketedToLimit),
+                Stats.median(bucketedSales), Stats.median(limits), BUCKETS, Stats.median(bucketedLimits)));
         bench.results().verdict(NAME, "oversold units (SQL)", Long.toString(oversold), "0", oversold == 0);
         bench.results().verdict(NAME, "winners = stock, " + PER_MEMBER + " unit each; members over the limit",
-                String.format("%d rounds of %d units, %d members over", size.rounds(), size.flashStock(), overLimit),
-                "0 over", overLimit == 0 && wrongWinners == 0);
+                String.format("%d rounds of 2 sales of %d units (1 and %d buckets), %d members over", size.rounds(),
+                        size.flashStock(), BUCKETS, overLimit), "0 over", overLimit == 0 && wrongWinners == 0);
+        bench.results().verdict(NAME, "stock per bucket matches the orders (SQL)", bucketViolations + " violations",
+                "0", bucketViolations == 0);
         bench.results().verdict(NAME, "losers answered 409, p99", String.format("%d of %d, p50 %.1f ms, p99 %.1f ms",
                 losers.status(409), losers.requests(), losers.p50(), losers.p99()), "all, p99 <= 20 ms",
                 notRefused == 0 && losers.p99() <= 20);
+        bench.results().verdict(NAME, BUCKETS + " buckets: losers answered 409, median p99", String.format(
+                "%d of %d not 409, p99 %.1f ms", bucketedLosersNot409, bucketedLosersRequests,
+                Stats.median(bucketedLosersP99)), "all, p99 <= 20 ms",
+                bucketedLosersNot409 == 0 && Stats.median(bucketedLosersP99) <= 20);
         bench.results().verdict(NAME, "losers' requests/s against every loser asking the database",
                 String.format("%.1fx (%.0f/s against %.0f/s; %.3f against %.3f transactions per loser)", speedUp,
                         losers.requests() / losers.seconds(), everyLoserAsked.run().requests()
@@ -149,13 +274,21 @@ final class FlashSalePhase {
                         / unlimited.run().seconds(), unlimited.run().p50(), unlimited.run().p99(),
                 unlimited.transactionsPerLoser()));
         bench.results().info(NAME, "losers answered before the REST layer (SoldOutFastPath)", String.format(
-                "%.2f with the limit, %.2f without it", limited.beforeRestLayer(), unlimited.beforeRestLayer()));
-        bench.results().chart(Svg.bars("Flash sale: sale rate against the hot-row limit, by round", "orders/s",
-                java.util.stream.IntStream.rangeClosed(1, size.rounds()).mapToObj(i -> "round " + i).toList(),
-                List.of(new Svg.Series("hot-row limit (mysqlslap)", limits), new Svg.Series("service sale rate", sales))));
+                "%.2f with the limit, %.2f with it in %d buckets, %.2f without it", limited.beforeRestLayer(),
+                lastBucketedLosers.beforeRestLayer(), BUCKETS, unlimited.beforeRestLayer()));
+        List<String> roundNames = java.util.stream.IntStream.rangeClosed(1, size.rounds()).mapToObj(i -> "round " + i)
+                .toList();
+        bench.results().chart(Svg.bars("Flash sale: sale rates against the limits and spread placement, by round",
+                "orders/s", roundNames, List.of(new Svg.Series("hot-row limit (mysqlslap)", limits),
+                        new Svg.Series(BUCKETS + "-bucket limit (mysqlslap)", bucketedLimits),
+                        new Svg.Series("sale, 1 bucket", sales), new Svg.Series("sale, " + BUCKETS + " buckets",
+                                bucketedSales), new Svg.Series("spread SKUs (wrk)", spreadRates))));
+        Wrk.Run b = lastBucketedLosers.run();
         bench.results().chart(Svg.bars("Flash sale losers (all 409, after sell-out)", "ms",
                 List.of("p50", "p90", "p99", "max"), List.of(
                         new Svg.Series("limit 1 per member", List.of(losers.p50(), losers.p90(), losers.p99(), losers.max())),
+                        new Svg.Series("limit 1 per member, " + BUCKETS + " buckets", List.of(b.p50(), b.p90(), b.p99(),
+                                b.max())),
                         new Svg.Series("no limit", List.of(unlimited.run().p50(), unlimited.run().p90(),
                                 unlimited.run().p99(), unlimited.run().max())),
                         new Svg.Series("every loser asks the database", List.of(everyLoserAsked.run().p50(),
@@ -163,9 +296,51 @@ final class FlashSalePhase {
                                 everyLoserAsked.run().max())))));
     }
 
-    private long limitedSku() {
+    /** mysqlslap transactions for about a round's length at the last measured rate. */
+    private long transactions(double perSecond) {
+        return (long) (perSecond * bench.size().roundLength().toMillis() / 1000.0);
+    }
+
+    /**
+     * The sale on a new SKU: a round's length of load, its figures and checks from SQL; then the SKU sold out (placing
+     * more if needed), its losers measured, its winners and buckets checked again, before its orders can expire.
+     */
+    private Sale sale(long sku, int buckets) {
+        BenchSize size = bench.size();
+        Wrk.Run run = wrk.place(size.flashConnections(), size.roundLength(), sku, sku);
+        OrderFacts.StockRow stock = bench.facts().stock(sku);
+        long sold = stock.pendingQuantity() + stock.paidQuantity();
+        checkStock(stock, run, sold);
+        long violations = checkBuckets(sku);
+        double span = bench.facts().placementSpan(sku);
+        long membersOver = bench.facts().membersOver(sku, PER_MEMBER);
+        sellOut(wrk, sku);
+        Losers losers = losers(wrk, bench.service(), sku, buckets == 1 ? "with the limit"
+                : "with the limit, " + buckets + " buckets");
+        long wrongWinners = winnersOtherThanStock(sku);
+        violations += checkBuckets(sku);
+        return new Sale(buckets, sku, run, sold, span, Math.max(0, sold - size.flashStock()), membersOver, violations,
+                wrongWinners, losers);
+    }
+
+    /** The per-bucket invariant on the SKU, each violation a problem (a few of them); returns how many. */
+    private long checkBuckets(long sku) {
+        List<String> violations = bench.facts().bucketViolations(sku);
+        violations.stream().limit(5).forEach(v -> bench.results().problem("flash sale: " + v));
+        if (violations.size() > 5) {
+            bench.results().problem("flash sale SKU " + sku + ": " + (violations.size() - 5) + " more bucket violations");
+        }
+        return violations.size();
+    }
+
+    /** A new SKU of the flash sale's stock, limited to one per member, its stock in {@code buckets} buckets. */
+    private long limitedSku(int buckets) {
         long sku = bench.catalog().create(1, bench.size().flashStock()).from();
+        // The limit first (straight into the row, as the limit API would), then the layout through the API.
         bench.catalog().limit(sku, PER_MEMBER);
+        if (buckets > 1) {
+            bench.catalog().buckets(sku, buckets);
+        }
         return sku;
     }
 
@@ -213,7 +388,7 @@ final class FlashSalePhase {
                 load.place(bench.size().flashConnections(), bench.size().roundLength(), sku, sku);
             } while (System.nanoTime() < end);
             clearance.cancelPending();
-            long sku = limitedSku();
+            long sku = limitedSku(1);
             load.place(bench.size().flashConnections(), bench.size().roundLength(), sku, sku);
             sellOut(load, sku);
             return losers(load, instance, sku, "each asking the database");
@@ -223,16 +398,21 @@ final class FlashSalePhase {
     }
 
     /**
-     * Sales like the measured rounds, each on a new SKU, for the placement warm-up's length: compiled code for both
-     * the winners' path and the losers'. Their orders are cancelled before the first round.
+     * Sales like the measured rounds, each on a new SKU, in 1 and in {@value #BUCKETS} buckets, and placement on the
+     * spread SKUs, for the placement warm-up's length: compiled code for the winners' paths and the losers'. Their
+     * orders are cancelled before the first round.
      */
-    private void warmUp() {
+    private void warmUp(Catalog.Range spreadSkus) {
         BenchSize size = bench.size();
-        Progress.say("  warm-up: %d s of flash sales (not in the figures)", size.placementWarmUp().toSeconds());
+        Progress.say("  warm-up: %d s of flash sales in 1 and %d buckets, and spread placement (not in the figures)",
+                size.placementWarmUp().toSeconds(), BUCKETS);
         long end = System.nanoTime() + size.placementWarmUp().toNanos();
         do {
-            long sku = bench.catalog().create(1, size.flashStock()).from();
-            wrk.place(size.flashConnections(), size.roundLength(), sku, sku);
+            for (int buckets : List.of(1, BUCKETS)) {
+                long sku = limitedSku(buckets);
+                wrk.place(size.flashConnections(), size.roundLength(), sku, sku);
+            }
+            bench.wrk().place(size.flashConnections(), size.roundLength(), spreadSkus.from(), spreadSkus.to());
         } while (System.nanoTime() < end);
         clearance.cancelPending();
     }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.shop.orders.harness.Invariants;
 import com.shop.orders.harness.ServiceStack;
 
 /** What the service's database says about the benchmark's orders, by the SKUs they were placed on. */
@@ -84,8 +85,10 @@ final class OrderFacts {
         return rows;
     }
 
+    /** The SKU's stock and lock_stock (its row's plus its buckets': a SKU in buckets holds none on its row). */
     StockRow stock(long skuId) {
-        String sql = "SELECT s.stock, s.lock_stock, "
+        String sql = "SELECT s.stock + COALESCE((SELECT SUM(b.stock) FROM sku_bucket b WHERE b.sku_id = s.id), 0), "
+                + "s.lock_stock + COALESCE((SELECT SUM(b.lock_stock) FROM sku_bucket b WHERE b.sku_id = s.id), 0), "
                 + "(SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id "
                 + " WHERE i.sku_id = s.id AND o.status = 'PENDING_PAYMENT'), "
                 + "(SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id "
@@ -95,6 +98,22 @@ final class OrderFacts {
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
                 return new StockRow(skuId, rs.getInt(1), rs.getInt(2), rs.getLong(3), rs.getLong(4));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The per-bucket invariant's violations for the SKU ({@link Invariants#buckets}), in one consistent read. */
+    List<String> bucketViolations(long skuId) {
+        try (Connection c = stack.connect()) {
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+                return Invariants.buckets(c, skuId);
+            } finally {
+                c.rollback();
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);

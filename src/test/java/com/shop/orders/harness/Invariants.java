@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,9 +23,10 @@ import com.shop.orders.testsupport.PaidEvents;
 /**
  * design.md's invariants for one set of orders and SKUs, and the purchase limits' for every member, checked by
  * SQL against the services' database and against the sandbox's trades and the "order paid" events seen on the
- * broker. Every finding is a line in {@link Result#violations()}.
+ * broker. Every finding is a line in {@link Result#violations()}. Public for the benchmark's per-bucket check
+ * ({@link #buckets}).
  */
-final class Invariants {
+public final class Invariants {
 
     record OrderRow(long id, String orderNo, String status, String closeReason, BigDecimal amount, boolean paidAt,
                     boolean closedAt, Long latenessMicros, int outboxRows, int outboxUnpublished, BigDecimal refunded,
@@ -170,12 +172,43 @@ final class Invariants {
 
     /**
      * lock_stock = PENDING quantities, initial - stock = PAID and REFUNDED quantities less what succeeded refunds
-     * restocked, never negative; one consistent read per SKU.
+     * restocked, never negative; one consistent read per SKU. A SKU's stock and lock_stock are its row's plus its
+     * buckets' (a SKU in buckets holds none on its row), and a SKU in buckets is held to {@link #buckets} as well.
      */
     static List<String> stock(ServiceStack stack, Collection<Long> skus) {
         List<String> violations = new ArrayList<>();
-        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement("""
-                SELECT s.stock, s.lock_stock,
+        try (Connection c = stack.connect()) {
+            for (long sku : skus) {
+                violations.addAll(consistently(c, () -> stock(c, sku, stack.initialStock(sku))));
+            }
+        } catch (SQLException e) {
+            violations.add("stock check failed: " + e);
+        }
+        return violations;
+    }
+
+    private interface Reads {
+        List<String> read() throws SQLException;
+    }
+
+    /** The reads in one REPEATABLE READ transaction: one snapshot, as if they were one statement. */
+    private static List<String> consistently(Connection c, Reads reads) throws SQLException {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        try (Statement st = c.createStatement()) {
+            st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+            return reads.read();
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+    }
+
+    private static List<String> stock(Connection c, long sku, int initial) throws SQLException {
+        List<String> violations = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement("""
+                SELECT s.stock + COALESCE((SELECT SUM(b.stock) FROM sku_bucket b WHERE b.sku_id = s.id), 0),
+                  s.lock_stock + COALESCE((SELECT SUM(b.lock_stock) FROM sku_bucket b WHERE b.sku_id = s.id), 0),
                   (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
                     WHERE i.sku_id = s.id AND o.status = 'PENDING_PAYMENT'),
                   (SELECT COALESCE(SUM(i.quantity), 0) FROM order_item i JOIN orders o ON o.id = i.order_id
@@ -183,32 +216,171 @@ final class Invariants {
                   - (SELECT COALESCE(SUM(l.quantity), 0) FROM refund_restock l JOIN refund r ON r.id = l.refund_id
                     WHERE l.sku_id = s.id AND r.status = 'SUCCEEDED')
                 FROM sku s WHERE s.id = ?""")) {
-            for (long sku : skus) {
-                st.setLong(1, sku);
-                try (ResultSet rs = st.executeQuery()) {
-                    rs.next();
-                    long stock = rs.getLong(1);
-                    long lock = rs.getLong(2);
-                    long pending = rs.getLong(3);
-                    long paid = rs.getLong(4);
-                    int initial = stack.initialStock(sku);
-                    if (stock < 0 || lock < 0 || lock > stock) {
-                        violations.add("SKU " + sku + ": stock " + stock + ", locked " + lock + " (negative or oversold)");
+            st.setLong(1, sku);
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return List.of("SKU " + sku + ": not in the database");
+                }
+                long stock = rs.getLong(1);
+                long lock = rs.getLong(2);
+                long pending = rs.getLong(3);
+                long paid = rs.getLong(4);
+                if (stock < 0 || lock < 0 || lock > stock) {
+                    violations.add("SKU " + sku + ": stock " + stock + ", locked " + lock + " (negative or oversold)");
+                }
+                if (lock != pending) {
+                    violations.add("SKU " + sku + ": locked " + lock + " but pending orders hold " + pending
+                            + " (stock left locked by a paid or closed order, or lost)");
+                }
+                if (initial - stock != paid) {
+                    violations.add("SKU " + sku + ": initial " + initial + " - stock " + stock + " != paid quantity "
+                            + paid + " (double deduction or oversell)");
+                }
+            }
+        }
+        violations.addAll(buckets(c, sku));
+        return violations;
+    }
+
+    /**
+     * The per-bucket invariant, on the caller's connection (give it a consistent snapshot, as {@link #stock} does).
+     * A SKU in n > 1 buckets: rows 0 .. n-1, each at the SKU's version and layout, none beyond them holding stock,
+     * nothing on the SKU's row; bucket k locks what its SKU's PENDING_PAYMENT items placed under the current layout
+     * took from k (their stock_buckets, "bucket:units" ascending, adding up to the quantity), and bucket 0 also every
+     * unit of the pending items placed under another layout or before the SKU had buckets (laying the buckets out
+     * moves those holds into bucket 0). A SKU in 1 bucket: no stock left in bucket rows, where placement no longer
+     * looks. Empty for a SKU that is not in the database.
+     */
+    public static List<String> buckets(Connection c, long sku) throws SQLException {
+        List<String> violations = new ArrayList<>();
+        int buckets;
+        int layout;
+        int version;
+        long rowStock;
+        long rowLock;
+        try (PreparedStatement st = c.prepareStatement(
+                "SELECT buckets, layout, version, stock, lock_stock FROM sku WHERE id = ?")) {
+            st.setLong(1, sku);
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return violations;
+                }
+                buckets = rs.getInt(1);
+                layout = rs.getInt(2);
+                version = rs.getInt(3);
+                rowStock = rs.getLong(4);
+                rowLock = rs.getLong(5);
+            }
+        }
+        String label = "SKU " + sku + " (" + buckets + " buckets, layout " + layout + ")";
+        long[] locked = new long[Math.max(1, buckets)];
+        boolean[] present = new boolean[locked.length];
+        try (PreparedStatement st = c.prepareStatement("SELECT bucket_no, stock, lock_stock, sku_version, layout "
+                + "FROM sku_bucket WHERE sku_id = ? ORDER BY bucket_no")) {
+            st.setLong(1, sku);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    int k = rs.getInt(1);
+                    long s = rs.getLong(2);
+                    long l = rs.getLong(3);
+                    if (buckets == 1 || k < 0 || k >= buckets) {
+                        if (s != 0 || l != 0) {
+                            violations.add(label + ": bucket row " + k + " outside the layout holds stock " + s
+                                    + ", locked " + l + " (stock placement cannot reach)");
+                        }
+                        continue;
                     }
-                    if (lock != pending) {
-                        violations.add("SKU " + sku + ": locked " + lock + " but pending orders hold " + pending
-                                + " (stock left locked by a paid or closed order, or lost)");
+                    present[k] = true;
+                    locked[k] = l;
+                    if (l < 0 || l > s) {
+                        violations.add(label + ": bucket " + k + " stock " + s + ", locked " + l
+                                + " (negative or oversold)");
                     }
-                    if (initial - stock != paid) {
-                        violations.add("SKU " + sku + ": initial " + initial + " - stock " + stock + " != paid quantity "
-                                + paid + " (double deduction or oversell)");
+                    if (rs.getInt(4) != version || rs.getInt(5) != layout) {
+                        violations.add(label + ": bucket " + k + " at version " + rs.getInt(4) + ", layout "
+                                + rs.getInt(5) + ", the SKU at version " + version
+                                + " (a change of the SKU that missed a bucket row)");
                     }
                 }
             }
-        } catch (SQLException e) {
-            violations.add("stock check failed: " + e);
+        }
+        if (buckets == 1) {
+            return violations;
+        }
+        if (rowStock != 0 || rowLock != 0) {
+            violations.add(label + ": stock " + rowStock + ", locked " + rowLock + " on the SKU row itself");
+        }
+        for (int k = 0; k < buckets; k++) {
+            if (!present[k]) {
+                violations.add(label + ": bucket row " + k + " missing");
+            }
+        }
+        long[] held = new long[buckets];
+        try (PreparedStatement st = c.prepareStatement("""
+                SELECT i.id, i.quantity, i.stock_buckets, i.stock_layout FROM order_item i
+                  JOIN orders o ON o.id = i.order_id WHERE i.sku_id = ? AND o.status = 'PENDING_PAYMENT'""")) {
+            st.setLong(1, sku);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    long item = rs.getLong(1);
+                    int quantity = rs.getInt(2);
+                    String taken = rs.getString(3);
+                    int itemLayout = rs.getInt(4);
+                    boolean currentLayout = !rs.wasNull() && itemLayout == layout;
+                    if (!currentLayout) {
+                        held[0] += quantity;
+                    } else if (taken == null) {
+                        violations.add(label + ": pending item " + item + " placed under the current layout "
+                                + "without stock_buckets");
+                    } else {
+                        takenFrom(taken, quantity, held, "pending item " + item, label, violations);
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < buckets; k++) {
+            if (present[k] && locked[k] != held[k]) {
+                violations.add(label + ": bucket " + k + " locked " + locked[k] + " but pending orders hold "
+                        + held[k] + " of it (a hold released from or reserved in the wrong bucket, or lost)");
+            }
         }
         return violations;
+    }
+
+    /** Adds an item's "bucket:units" pairs to {@code held}; a malformed list is a violation and adds nothing. */
+    private static void takenFrom(String taken, int quantity, long[] held, String item, String label,
+                                  List<String> violations) {
+        long[] units = new long[held.length];
+        long sum = 0;
+        int previous = -1;
+        for (String pair : taken.split(",", -1)) {
+            String[] parts = pair.trim().split(":", -1);
+            int k;
+            long n;
+            try {
+                k = Integer.parseInt(parts[0].trim());
+                n = parts.length == 2 ? Long.parseLong(parts[1].trim()) : -1;
+            } catch (NumberFormatException e) {
+                k = -1;
+                n = -1;
+            }
+            if (k <= previous || k >= held.length || n <= 0) {
+                violations.add(label + ": " + item + " stock_buckets '" + taken + "' is not ascending "
+                        + "bucket:units pairs within 0.." + (held.length - 1));
+                return;
+            }
+            previous = k;
+            units[k] = n;
+            sum += n;
+        }
+        if (sum != quantity) {
+            violations.add(label + ": " + item + " stock_buckets '" + taken + "' add up to " + sum + ", its quantity is "
+                    + quantity);
+            return;
+        }
+        for (int k = 0; k < held.length; k++) {
+            held[k] += units[k];
+        }
     }
 
     static List<OrderRow> orders(ServiceStack stack, List<Long> ids) {

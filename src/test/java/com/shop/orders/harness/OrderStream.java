@@ -116,6 +116,34 @@ final class OrderStream {
         awaitLives(Duration.ofMinutes(2));
     }
 
+    /**
+     * One order of one unit of {@code sku} placed at each live replica directly (not through the front), left to
+     * expire: each replica then knows the SKU as it was, and holds a unit of it, when its buckets are laid out
+     * afterwards (those holds move into bucket 0). Returns how many were placed; a refusal is an unexpected answer.
+     */
+    int holdOnEachReplica(long sku) {
+        int held = 0;
+        for (ServiceProcess replica : stack.replicas()) {
+            if (!replica.isAlive()) {
+                continue;
+            }
+            String token = tokens.computeIfAbsent(tag + "-m0", m -> stack.tokens().token(m));
+            Answer answer = call(replica.apiUrl(), "POST", "/api/orders", token,
+                    "{\"items\":[{\"skuId\":" + sku + ",\"quantity\":1}]}", UUID.randomUUID().toString(),
+                    Instant.now().plusSeconds(30));
+            if (answer.status() == 201 || answer.status() == 200) {
+                JsonNode order = answer.json();
+                placed.add(new Placed(order.get("id").asLong(), order.get("orderNo").asText(), Kind.EXPIRED,
+                        Instant.parse(order.get("payDeadline").asText())));
+                acted.computeIfAbsent(Kind.EXPIRED, k -> new AtomicInteger()).incrementAndGet();
+                held++;
+            } else {
+                unexpected.add("place at " + replica.name() + " before the buckets: " + answer);
+            }
+        }
+        return held;
+    }
+
     /** Waits until every order's life has run (placed, and paid, cancelled or left). */
     void awaitLives(Duration atMost) throws InterruptedException {
         lives.shutdown();
@@ -317,10 +345,16 @@ final class OrderStream {
 
     /** One API call, repeated while the answer is a server-side failure (5xx, no connection) and time is left. */
     Answer call(String method, String path, String token, String body, String idempotencyKey, Instant giveUpAt) {
+        return call(stack.apiUrl(), method, path, token, body, idempotencyKey, giveUpAt);
+    }
+
+    /** {@link #call(String, String, String, String, String, Instant)} at this base URL (a replica, or the front). */
+    Answer call(String baseUrl, String method, String path, String token, String body, String idempotencyKey,
+                Instant giveUpAt) {
         Answer last = null;
         int attempt = 0;
         while (true) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.apiUrl() + path))
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                     .timeout(Duration.ofSeconds(20))
                     .header("Authorization", "Bearer " + token)
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody()

@@ -43,11 +43,12 @@ import io.restassured.http.ContentType;
  * sandbox as everyone's gateway. Each scenario drives a stream of orders through the round-robin front (paid,
  * paid with the notify lost, cancelled by the member, left to expire), injects one kind of fault while the stream
  * runs, waits until every order is decided, and then checks design.md's invariants by SQL, against the sandbox's
- * trades and against the "order paid" events on the broker, and reconciles the day against the sandbox's trade
- * bill, which must find no difference (the scenarios inject none). A refund scenario sends many concurrent admin
- * refunds while Alipay's refund answers are lost and a replica is killed, and holds the money to Alipay's trades
- * ({@link RefundStorm}). A table per scenario is printed at the end (and written to
- * target/replica-faults/report-*.txt).
+ * trades and against the "order paid" events on the broker (stock per bucket too: each scenario's hot SKU is laid
+ * out in {@value #HOT_BUCKETS} buckets through one replica's admin API while every replica holds a unit of it), and
+ * reconciles the day against the sandbox's trade bill, which must find no difference (the scenarios inject none).
+ * A refund scenario sends many concurrent admin refunds while Alipay's refund answers are lost and a replica is
+ * killed, and holds the money to Alipay's trades ({@link RefundStorm}). A table per scenario is printed at the end
+ * (and written to target/replica-faults/report-*.txt).
  *
  * <p>{@code -Dreplicas.scale=full} runs longer streams and longer faults; the default is the reduced CI size.
  */
@@ -92,6 +93,12 @@ class ReplicaFaultsIT {
     /** Time for a decision after the last deadline on a loaded two-core machine: commit, close at Alipay, write. */
     private static final Duration SLACK = Duration.ofSeconds(5);
     private static final Path DIR = Path.of("target", "replica-faults");
+    /**
+     * The scenarios' hot SKU (in about a third of the orders, 1-3 units a line) is a flash-sale SKU with its stock in
+     * this many buckets: at the reduced size 12 units, so that lines find their bucket short, fall back to taking
+     * every bucket, and the SKU sells out.
+     */
+    private static final int HOT_BUCKETS = 8;
 
     private static final Scale SCALE = Scale.fromSystemProperty();
     private static final List<Row> ROWS = new CopyOnWriteArrayList<>();
@@ -120,8 +127,10 @@ class ReplicaFaultsIT {
         // with orders that are cancelled at once, so none of them is still open when the first scenario is measured.
         // Half a stream's worth: 30 orders left the full size's first minute late (6 s pay windows missed).
         int warmUpOrders = Math.max(30, (int) (SCALE.ordersPerSecond() * SCALE.stream().toSeconds() / 2));
-        new OrderStream(stack, "warmup", stack.createSkus(2, 1000, "1.00"), stack.createSku(1000, "1.00"), false)
-                .warmUp(warmUpOrders);
+        // Its hot SKU in buckets too, so that the bucket paths are compiled before the first scenario as well.
+        long warmHot = stack.createSku(1000, "1.00");
+        stack.setBuckets(warmHot, HOT_BUCKETS);
+        new OrderStream(stack, "warmup", stack.createSkus(2, 1000, "1.00"), warmHot, false).warmUp(warmUpOrders);
     }
 
     @AfterAll
@@ -472,15 +481,21 @@ class ReplicaFaultsIT {
     private void scenario(String name, boolean duplicateNotifies, Duration baseBound, Fault fault) throws Exception {
         String tag = "s" + (++scenarioNumber);
         Instant began = Instant.now();
+        logDeadlocks();
         int expected = (int) Math.ceil(SCALE.ordersPerSecond() * SCALE.stream().toSeconds());
         List<Long> skus = stack.createSkus(3, Math.max(12, expected), "9.90");
-        long hot = stack.createSku(Math.max(4, expected / 6), "19.90");
+        long hot = stack.createSku(Math.max(12, expected / 4), "19.90");
         List<Long> allSkus = new ArrayList<>(skus);
         allSkus.add(hot);
         double transitionsBefore = transitions();
         List<Integer> startsBefore = stack.replicas().stream().map(ServiceProcess::starts).toList();
 
         OrderStream stream = new OrderStream(stack, tag, skus, hot, duplicateNotifies);
+        // Every replica knows the hot SKU and holds a unit of it before one of them lays it out in buckets: the holds
+        // move into bucket 0 (they expire with the stream's orders), the others learn of the buckets at their next
+        // order on it.
+        int heldBefore = stream.holdOnEachReplica(hot);
+        stack.setBuckets(hot, HOT_BUCKETS);
         CompletableFuture<Injected> injected = CompletableFuture.supplyAsync(() -> {
             try {
                 Pause.of(SCALE.faultAfter());
@@ -530,10 +545,11 @@ class ReplicaFaultsIT {
             }
         }
         String kinds = String.format("paid %d, lost-notify %d, cancelled %d (+%d racing the QR, %d paid it), "
-                        + "expire %d, 409 %d",
+                        + "expire %d, 409 %d; hot SKU in %d buckets (%d held before)",
                 stream.acted(OrderStream.Kind.PAID), stream.acted(OrderStream.Kind.NOTIFY_LOST),
                 stream.acted(OrderStream.Kind.CANCELLED), stream.acted(OrderStream.Kind.CANCEL_RACE),
-                stream.paidAfterCancel(), stream.acted(OrderStream.Kind.EXPIRED), stream.outOfStock());
+                stream.paidAfterCancel(), stream.acted(OrderStream.Kind.EXPIRED), stream.outOfStock(), HOT_BUCKETS,
+                heldBefore);
         String outcome = result.statuses().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey() + " " + e.getValue()).reduce((a, b) -> a + ", " + b).orElse("-")
                 + (result.refunds() > 0 ? ", refunded " + result.refunds() : "")
@@ -544,6 +560,18 @@ class ReplicaFaultsIT {
                 stream.notifiesRepeated(), stream.clientRetries(), stream.serverErrors()));
         assertTrue(violations.isEmpty(), name + ": " + violations.size() + " invariant violations:\n  "
                 + String.join("\n  ", violations.subList(0, Math.min(40, violations.size()))));
+    }
+
+    /**
+     * Every deadlock's transactions and their locks into MariaDB's error log (target/replica-faults/mariadb/
+     * mariadb.err), for diagnosing a close retried later; set again per scenario, as a MariaDB restart forgets it.
+     */
+    private static void logDeadlocks() {
+        try (java.sql.Connection c = stack.connect(); java.sql.Statement st = c.createStatement()) {
+            st.execute("SET GLOBAL innodb_print_all_deadlocks = ON");
+        } catch (java.sql.SQLException e) {
+            System.out.println("innodb_print_all_deadlocks not set: " + e);
+        }
     }
 
     private static double transitions() {

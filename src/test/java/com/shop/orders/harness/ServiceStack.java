@@ -3,11 +3,16 @@ package com.shop.orders.harness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,11 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.shop.orders.sandbox.SandboxServer;
 import com.shop.orders.testsupport.LocalRedis;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.MemberTokens;
 import com.shop.orders.testsupport.PackagedArtifact;
+import com.shop.orders.testsupport.Pause;
 import com.shop.orders.testsupport.Timings;
 
 /**
@@ -42,6 +50,9 @@ public final class ServiceStack implements AutoCloseable {
     public static final String SELLER_ID = "2088102100000099";
 
     private static final AtomicLong NEXT_SKU = new AtomicLong(1_000_000);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient ADMIN_HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(3)).build();
 
     private final Path dir;
     private final Timings timings;
@@ -246,6 +257,53 @@ public final class ServiceStack implements AutoCloseable {
         }
         initialStock.put(id, stock);
         return id;
+    }
+
+    /**
+     * Lays a SKU's stock out in {@code buckets} buckets through the admin API of the first live replica
+     * (PUT /api/admin/skus/{id}/buckets, as an admin would; the other replicas learn of it as in production), and
+     * returns the SKU view it answered. Retries what failed on the server's side (5xx, no connection) a few times;
+     * any other answer, or a view without these buckets, is an error.
+     */
+    public JsonNode setBuckets(long skuId, int buckets) {
+        ServiceProcess replica = replicas.stream().filter(ServiceProcess::isAlive).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no live replica to set SKU " + skuId + "'s buckets"));
+        return setBuckets(replica, skuId, buckets);
+    }
+
+    /** {@link #setBuckets(long, int)} through this replica. */
+    public JsonNode setBuckets(ServiceProcess replica, long skuId, int buckets) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(replica.apiUrl() + "/api/admin/skus/" + skuId
+                        + "/buckets")).timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + tokens.adminToken("stack-admin"))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"buckets\":" + buckets + "}")).build();
+        String last = null;
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            try {
+                HttpResponse<String> response = ADMIN_HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                last = response.statusCode() + " " + response.body();
+                if (response.statusCode() == 200) {
+                    JsonNode view = JSON.readTree(response.body());
+                    if (!view.has("buckets") || view.get("buckets").asInt() != buckets || view.get("id").asLong() != skuId) {
+                        throw new IllegalStateException("PUT buckets " + buckets + " of SKU " + skuId + " on "
+                                + replica.name() + " answered 200 with " + response.body());
+                    }
+                    return view;
+                }
+                if (response.statusCode() < 500) {
+                    break;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            Pause.of(Duration.ofMillis(300L * attempt));
+        }
+        throw new IllegalStateException("PUT buckets " + buckets + " of SKU " + skuId + " on " + replica.name()
+                + ": " + last);
     }
 
     /** {@code count} new SKUs with the same stock and price. */
