@@ -121,7 +121,7 @@ public class OrderCloser {
                                 .chain(offered -> offered
                                         ? Uni.createFrom().<Optional<List<Long>>>failure(new QrCodeOfferedMeanwhile())
                                         : release(order).map(Optional::of))))
-                // InnoDB rolled the whole transaction back: releases racing a new bucket layout can deadlock.
+                // InnoDB rolled the whole transaction back: a release racing a new bucket layout can deadlock.
                 .onFailure(Deadlock::isCause).retry().atMost(DEADLOCK_RETRIES)
                 .map(released -> {
                     released.ifPresent(skuIds -> closed(order, reason, now, skuIds));
@@ -129,12 +129,12 @@ public class OrderCloser {
                 });
     }
 
-    /** Gives back the member's allowances and the reserved stock (in this lock order); answers the SKUs released. */
+    /** Gives back the reserved stock and the member's allowances (in StockService's lock order); answers the SKUs. */
     private Uni<List<Long>> release(Order order) {
         return orders.items(order.id).chain(items -> {
             List<StockLine> lines = items.stream().map(OrderItem::stockLine).toList();
-            return allowances.giveBackClosed(order.memberId, lines)
-                    .chain(() -> stock.releaseAll(items.stream().map(OrderItem::heldStock).toList()))
+            return stock.releaseAll(items.stream().map(OrderItem::heldStock).toList(),
+                    () -> allowances.giveBackClosed(order.memberId, lines))
                     .replaceWith(lines.stream().map(StockLine::skuId).toList());
         });
     }

@@ -101,6 +101,12 @@ public class ExpirySweep {
     private Uni<Closed> closeAll(List<Claimed> batch) {
         return Multi.createFrom().iterable(batch)
                 .onItem().transformToUni(order -> MutinyBridge.onOwnContext(() -> closer.closeIfOverdue(order.orderNo()))
+                        .invoke(outcome -> {
+                            if (outcome == OrderCloser.Outcome.CLOSED) {
+                                // The fallback did the broker's work: worth a line when the broker path fails.
+                                LOG.infof("Order %s closed by the sweep", order.orderNo());
+                            }
+                        })
                         .map(outcome -> outcome == OrderCloser.Outcome.CLOSED ? new Closed(1, 0) : new Closed(0, 0))
                         .onFailure().recoverWithItem(failure -> {
                             LOG.warnf("Sweep could not close %s (retried later): %s", order.orderNo(), failure.toString());

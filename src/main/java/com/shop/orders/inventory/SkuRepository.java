@@ -100,18 +100,22 @@ public class SkuRepository implements PanacheRepositoryBase<Sku, Long> {
     }
 
     /**
-     * Puts sold units back on hand (a refund's returned goods): on the row of a SKU without buckets, else spread
-     * evenly over its buckets (the remainder from a random bucket on).
+     * Puts sold units back on hand (a refund's returned goods) in a bucketed SKU's buckets, spread evenly (the
+     * remainder from a random bucket on); false for a SKU without buckets (laid out as one since the caller looked),
+     * which {@link #restockOnSkuRow} takes.
      */
-    Uni<Boolean> restock(long skuId, int quantity) {
-        return execute("UPDATE sku SET stock = stock + ? WHERE id = ? AND buckets = 1", List.of(quantity, skuId))
-                .chain(rows -> rows == 1 ? Uni.createFrom().item(1)
-                        : execute("UPDATE sku_bucket b JOIN sku s ON s.id = b.sku_id SET b.stock = b.stock "
-                                + "+ FLOOR(? / s.buckets) + IF(MOD(b.bucket_no + ?, s.buckets) < MOD(?, s.buckets), 1, 0) "
-                                + "WHERE b.sku_id = ?", List.of(quantity,
-                                        ThreadLocalRandom.current().nextInt(SkuChanges.MAX_BUCKETS),
-                                        quantity, skuId)))
+    Uni<Boolean> restockInBuckets(long skuId, int quantity) {
+        return execute("UPDATE sku_bucket b JOIN sku s ON s.id = b.sku_id SET b.stock = b.stock "
+                + "+ FLOOR(? / s.buckets) + IF(MOD(b.bucket_no + ?, s.buckets) < MOD(?, s.buckets), 1, 0) "
+                + "WHERE b.sku_id = ? AND s.buckets > 1", List.of(quantity,
+                        ThreadLocalRandom.current().nextInt(SkuChanges.MAX_BUCKETS), quantity, skuId))
                 .map(rows -> rows > 0);
+    }
+
+    /** Puts sold units back on the row of a SKU without buckets. */
+    Uni<Boolean> restockOnSkuRow(long skuId, int quantity) {
+        return execute("UPDATE sku SET stock = stock + ? WHERE id = ? AND buckets = 1", List.of(quantity, skuId))
+                .map(rows -> rows == 1);
     }
 
     private static Uni<Integer> execute(String sql, List<Object> params) {

@@ -18,6 +18,7 @@ import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.OrderTransition;
 import com.shop.orders.order.OrderTransitions;
 import com.shop.orders.order.PurchaseAllowances;
+import com.shop.orders.sql.Deadlock;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -36,6 +37,7 @@ import io.smallrye.mutiny.Uni;
 public class PaymentConfirmation {
 
     private static final Logger LOG = Logger.getLogger(PaymentConfirmation.class);
+    private static final int DEADLOCK_RETRIES = 3;
 
     public enum Outcome {
         PAID_NOW,
@@ -86,6 +88,8 @@ public class PaymentConfirmation {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> orders.findByOrderNo(trade.orderNo())
                 .chain(order -> apply(order, trade, source, now)))
+                // InnoDB rolled the whole transaction back: a deduction racing a new bucket layout can deadlock.
+                .onFailure(Deadlock::isCause).retry().atMost(DEADLOCK_RETRIES)
                 .chain(applied -> afterCommit(applied, trade))
                 .invoke(outcome -> registry.counter("payments.confirmed", "source", source.name(), "outcome",
                         outcome.name()).increment());
@@ -104,10 +108,9 @@ public class PaymentConfirmation {
     }
 
     private Uni<Void> recordPayment(Order order, PaidTrade trade, Source source, Instant paidAt) {
-        // The member's allowances before the stock: every writer locks them in this order.
-        return allowances.giveBackPaid(order.memberId)
-                .chain(() -> orders.items(order.id))
-                .chain(items -> stock.deductAll(items.stream().map(OrderItem::heldStock).toList()))
+        return orders.items(order.id)
+                .chain(items -> stock.deductAll(items.stream().map(OrderItem::heldStock).toList(),
+                        () -> allowances.giveBackPaid(order.memberId)))
                 .chain(() -> payments.markPaid(order.id, trade.tradeNo(), trade.amount(), paidAt))
                 .chain(() -> outbox.paid(new OrderPaidEvent(order.id, order.orderNo, order.memberId, trade.amount(),
                         trade.tradeNo(), paidAt, source.name())));

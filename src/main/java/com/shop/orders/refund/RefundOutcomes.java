@@ -121,8 +121,7 @@ public class RefundOutcomes {
     private Uni<List<Long>> restock(Order order, Refund refund) {
         return refunds.restockLines(refund.id).chain(lines -> {
             List<StockLine> units = lines.stream().map(line -> new StockLine(line.skuId, line.quantity)).toList();
-            return allowances.giveBackRefunded(order.memberId, units)
-                    .chain(() -> stock.restockAll(units))
+            return stock.restockAll(units, () -> allowances.giveBackRefunded(order.memberId, units))
                     .replaceWith(units.stream().map(StockLine::skuId).toList());
         });
     }

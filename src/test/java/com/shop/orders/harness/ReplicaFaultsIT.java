@@ -430,6 +430,7 @@ class ReplicaFaultsIT {
                 + String.join("\n  ", violations.subList(0, Math.min(40, violations.size()))));
     }
 
+
     private static List<String> refundViolations(RefundStorm storm, List<RefundStorm.Paid> paid,
             List<OrderStream.Placed> placed, long sku) {
         List<String> violations = new ArrayList<>(storm.violations(paid, false));
@@ -559,7 +560,28 @@ class ReplicaFaultsIT {
                 result.latenessPercentile(99), result.latenessMax(), bound.toMillis(), result.eventDuplicates(),
                 stream.notifiesRepeated(), stream.clientRetries(), stream.serverErrors()));
         assertTrue(violations.isEmpty(), name + ": " + violations.size() + " invariant violations:\n  "
-                + String.join("\n  ", violations.subList(0, Math.min(40, violations.size()))));
+                + String.join("\n  ", violations.subList(0, Math.min(40, violations.size())))
+                + lateOrdersInLogs(violations));
+    }
+
+    /** What the replicas logged of the first few orders closed late: which path closed them, what failed before. */
+    private static String lateOrdersInLogs(List<String> violations) {
+        StringBuilder lines = new StringBuilder();
+        violations.stream().filter(v -> v.contains("after its deadline")).limit(5)
+                .map(v -> v.substring(0, v.indexOf(' '))).forEach(orderNo -> {
+                    lines.append("\n").append(orderNo).append(" in the replicas' logs:");
+                    for (ServiceProcess replica : stack.replicas()) {
+                        try (var log = Files.lines(replica.log())) {
+                            log.filter(line -> line.contains(orderNo)).limit(8)
+                                    .forEach(line -> lines.append("\n    ").append(replica.name()).append(": ")
+                                            .append(line, 0, Math.min(line.length(), 300)));
+                        } catch (IOException | java.io.UncheckedIOException e) {
+                            lines.append("\n    ").append(replica.name()).append(": log not read (").append(e)
+                                    .append(')');
+                        }
+                    }
+                });
+        return lines.toString();
     }
 
     /**

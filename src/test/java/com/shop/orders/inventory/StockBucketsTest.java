@@ -32,6 +32,8 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.Members;
@@ -442,6 +444,52 @@ class StockBucketsTest {
         TestDb.assertBucketInvariant(sku);
     }
 
+    /**
+     * Placement locks bucket rows first and SKU rows last; a close or a payment that took a SKU row (or the member's
+     * allowances) before a bucket deadlocked with it on every order that also has a SKU without buckets. InnoDB's own
+     * deadlock count must not move while closes, payments and placements of such orders race.
+     */
+    @Test
+    void closesAndPaymentsNeverDeadlockWithPlacementsOfOrdersAlsoOnASkuWithoutBuckets() throws Exception {
+        long plain = TestDb.newSku(1000, "2.00");
+        long hot = bucketed(1000, 4);
+        // Allowance rows in every transaction too.
+        limit(hot, 5).then().statusCode(200);
+        String both = "{\"items\":[{\"skuId\":" + plain + ",\"quantity\":1},{\"skuId\":" + hot + ",\"quantity\":1}]}";
+        List<String> holders = tokens(20);
+        List<String> buyers = tokens(40);
+        List<Integer> held = Concurrently.run(8, holders.stream().<Callable<Integer>> map(token -> () -> {
+            HttpResponse<String> placed = post(token, "/api/orders", both);
+            assertEquals(201, placed.statusCode(), placed.body());
+            return JSON.readTree(placed.body()).get("id").asInt();
+        }).toList());
+
+        long deadlocksBefore = TestDb.deadlocks();
+        List<Callable<String>> tasks = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            String token = holders.get(i);
+            String order = "/api/orders/" + held.get(i);
+            tasks.add(i % 2 == 0
+                    ? () -> "cancel " + post(token, order + "/cancel", null).statusCode()
+                    : () -> payQuickly(token, order));
+            for (String buyer : buyers.subList(2 * i, 2 * i + 2)) {
+                tasks.add(() -> "place " + post(buyer, "/api/orders", both).statusCode());
+            }
+        }
+        Map<String, Long> outcomes = Concurrently.run(16, tasks).stream()
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        for (int i = 1; i < held.size(); i += 2) {
+            TestDb.awaitOrderStatus(held.get(i), "PAID", Duration.ofSeconds(30));
+        }
+
+        assertNothingExpired(plain);
+        assertEquals(Map.of("cancel 200", 10L, "paid", 10L, "place 201", 40L), outcomes);
+        assertEquals(deadlocksBefore, TestDb.deadlocks(), "InnoDB deadlocks while closes and payments raced placements");
+        TestDb.assertStockInvariant(plain, 1000);
+        TestDb.assertStockInvariant(hot, 1000);
+        TestDb.assertBucketInvariant(hot);
+    }
+
     @Test
     void theBucketInvariantSeesAHoldInTheWrongBucketOrALostOne() {
         long sku = bucketed(16, 8);
@@ -478,6 +526,7 @@ class StockBucketsTest {
 
     /** For the bursts: a plain HTTP client costs the two cores far less than RestAssured per request. */
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @TestHTTPResource("/")
     URI base;
@@ -490,17 +539,37 @@ class StockBucketsTest {
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode(), response.body());
-            return com.fasterxml.jackson.databind.json.JsonMapper.builder().build().readTree(response.body())
-                    .get("token").asText();
+            return JSON.readTree(response.body()).get("token").asText();
         }).toList());
     }
 
     /** Places a one-unit order of the SKU; answers the status. */
     private int placeQuickly(String token, long sku) throws Exception {
-        String body = "{\"items\":[{\"skuId\":" + sku + ",\"quantity\":1}]}";
-        return HTTP.send(HttpRequest.newBuilder(base.resolve("/api/orders")).header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return post(token, "/api/orders", "{\"items\":[{\"skuId\":" + sku + ",\"quantity\":1}]}").statusCode();
+    }
+
+    /** The member's POST with a JSON body (or none); {@code token} null: without one. */
+    private HttpResponse<String> post(String token, String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
+                .POST(json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The order's QR code, paid by the sandbox buyer: "paid", or what refused it. */
+    private String payQuickly(String token, String order) throws Exception {
+        HttpResponse<String> qr = post(token, order + "/payment", null);
+        if (qr.statusCode() != 200) {
+            return "payment " + qr.statusCode();
+        }
+        String code = JSON.readTree(qr.body()).get("qrCode").asText();
+        HttpResponse<String> paid = post(null, "/sandbox/alipay/buyer/pay", JSON.writeValueAsString(Map.of("qrCode", code)));
+        return paid.statusCode() == 200 ? "paid" : "pay " + paid.statusCode();
     }
 
     /**

@@ -240,6 +240,12 @@ public final class TestDb {
         return count("SELECT COUNT(*) FROM orders WHERE member_id = ? AND status = 'PENDING_PAYMENT'", memberId);
     }
 
+    /** InnoDB's count of deadlocks since the server started (every database of it). */
+    public static long deadlocks() {
+        return Long.parseLong(TestDb.<String> scalar(
+                "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_DEADLOCKS'"));
+    }
+
     public static int update(String sql, Object... params) {
         try (Connection c = connect(); PreparedStatement st = c.prepareStatement(sql)) {
             bind(st, params);
