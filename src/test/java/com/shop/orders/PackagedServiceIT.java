@@ -34,6 +34,7 @@ import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.Members;
 import com.shop.orders.testsupport.Metrics;
+import com.shop.orders.testsupport.OtlpReceiver;
 import com.shop.orders.testsupport.PackagedServiceResource;
 import com.shop.orders.testsupport.TestDb;
 
@@ -306,8 +307,174 @@ class PackagedServiceIT {
         assertTrue(Metrics.value("reconciliation_differences_unsettled{kind=\"UNKNOWN_TRADE\"}") >= 1);
     }
 
+    /**
+     * A checkout is one trace: the storefront's two requests carry its trace context (W3C traceparent), and the
+     * payment, which Alipay's notify brings without one, continues the trace that placed the order. The SQL, Redis,
+     * RocketMQ and Alipay work of each step is in it, and the timeline tells the same steps with that trace's id.
+     */
+    @Test
+    void aCheckoutIsOneTraceFromPlacementThroughItsQrCodeToThePaymentAndTheTimelineTellsIt() {
+        long sku = TestDb.newSku(5, "8.80");
+        String member = newMember();
+        String traceId = randomHex(32);
+        String traceparent = "00-" + traceId + "-" + randomHex(16) + "-01";
+        int orderId = Members.as(member).header("traceparent", traceparent).contentType(ContentType.JSON)
+                .body(Map.of("items", java.util.List.of(Map.of("skuId", sku, "quantity", 1))))
+                .post("/api/orders").then().statusCode(201).extract().path("id");
+        String qrCode = Members.as(member).header("traceparent", traceparent).post("/api/orders/" + orderId + "/payment")
+                .then().statusCode(200).extract().path("qrCode");
+        PackagedServiceResource.sandbox().buyer().pay(qrCode).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            java.util.List<OtlpReceiver.ReceivedSpan> trace = PackagedServiceResource.traces().trace(traceId);
+            assertTrue(trace.stream().anyMatch(span -> span.kind().equals("SPAN_KIND_SERVER")
+                    && span.name().contains("/api/orders") && !span.name().contains("payment")), names(trace));
+            assertTrue(trace.stream().anyMatch(span -> span.name().equals("order-expiry send")
+                    && orderNo(orderId).equals(span.attribute("shop.order.no"))), names(trace));
+            assertTrue(trace.stream().anyMatch(span -> span.name().equals("alipay precreate")
+                    && "alipay.trade.precreate".equals(span.attribute("rpc.method"))
+                    && "success".equals(span.attribute("alipay.outcome"))), names(trace));
+            OtlpReceiver.ReceivedSpan confirm = trace.stream().filter(span -> span.name().equals("payment confirm"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no payment confirm in " + names(trace)));
+            // Linked to the notify's own request, a trace of its own.
+            assertEquals(1, confirm.linkedSpanIds().size(), confirm.toString());
+            assertTrue(PackagedServiceResource.traces().spans().stream().anyMatch(span -> span.spanId()
+                    .equals(confirm.linkedSpanIds().get(0)) && span.name().contains("notify")), "the notify's span");
+            assertTrue(trace.stream().anyMatch(span -> span.kind().equals("SPAN_KIND_CLIENT")
+                    && span.attributes().keySet().stream().anyMatch(key -> key.startsWith("db."))
+                    && String.valueOf(span.attribute("db.system")).contains("redis")), "a Redis command: " + names(trace));
+            assertTrue(trace.stream().filter(span -> span.kind().equals("SPAN_KIND_CLIENT")
+                    && span.attributes().keySet().stream().anyMatch(key -> key.startsWith("db."))
+                    && !String.valueOf(span.attribute("db.system")).contains("redis")).count() >= 3,
+                    "SQL statements: " + names(trace));
+        });
+
+        // Notes of Alipay calls and notifies are written within a second or so.
+        var timeline = await().atMost(Duration.ofSeconds(10)).until(() -> timeline(orderId),
+                t -> t.getList("entries.kind").contains("NOTIFY"));
+        assertEquals("PAID", timeline.getString("status"));
+        assertEquals(traceId, timeline.getString("traceId"));
+        java.util.List<String> kinds = timeline.getList("entries.kind");
+        assertEquals("PLACED", kinds.get(0), kinds.toString());
+        for (String kind : new String[] { "EXPIRY_MESSAGE", "ALIPAY_CALL", "QR_OFFERED", "NOTIFY", "PAID" }) {
+            assertTrue(kinds.contains(kind), kind + " in " + kinds);
+        }
+        assertEquals(java.util.List.of(traceId), timeline.getList("entries.findAll { it.kind == 'PAID' }.traceId"));
+        assertEquals(java.util.List.of("NOTIFY"), timeline.getList("entries.findAll { it.kind == 'PAID' }.outcome"));
+        assertEquals(0, timeline.getInt("omitted"));
+    }
+
+    /**
+     * An order left to expire: each check-back is a trace of its own linked to the placing one, and so is the close
+     * (the expiry message's consumer), with the close's Alipay call and SQL inside it.
+     */
+    @Test
+    void anExpiredOrdersCheckBacksAndCloseAreLinkedToThePlacingTrace() {
+        long sku = TestDb.newSku(5, "2.20");
+        String member = newMember();
+        String traceId = randomHex(32);
+        int orderId = Members.as(member).header("traceparent", "00-" + traceId + "-" + randomHex(16) + "-01")
+                .contentType(ContentType.JSON).body(Map.of("items", java.util.List.of(Map.of("skuId", sku, "quantity", 1))))
+                .post("/api/orders").then().statusCode(201).extract().path("id");
+        String orderNo = orderNo(orderId);
+        // A QR code offered: closing the order voids it at Alipay.
+        qrCode(member, orderId);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "CLOSED".equals(status(member, orderId)));
+
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            java.util.List<OtlpReceiver.ReceivedSpan> all = PackagedServiceResource.traces().spans();
+            java.util.List<OtlpReceiver.ReceivedSpan> checks = all.stream().filter(span -> span.name().equals(
+                    "order-expiry check") && orderNo.equals(span.attribute("shop.order.no"))).toList();
+            assertFalse(checks.isEmpty(), "no check-back of " + orderNo);
+            for (OtlpReceiver.ReceivedSpan check : checks) {
+                assertTrue(check.isRoot(), check.toString());
+                assertEquals(java.util.List.of(traceId), check.linkedTraceIds(), check.toString());
+            }
+            assertTrue(checks.stream().anyMatch(check -> "COMMIT_MESSAGE".equals(check.attribute("shop.expiry.answer"))
+                    && "pay deadline passed".equals(check.attribute("shop.expiry.reason"))), checks.toString());
+            OtlpReceiver.ReceivedSpan process = all.stream().filter(span -> span.name().equals("order-expiry process")
+                    && orderNo.equals(span.attribute("shop.order.no"))).findFirst()
+                    .orElseThrow(() -> new AssertionError("no consumer span of " + orderNo));
+            assertEquals(java.util.List.of(traceId), process.linkedTraceIds());
+            java.util.List<OtlpReceiver.ReceivedSpan> close = PackagedServiceResource.traces().trace(process.traceId());
+            assertTrue(close.stream().anyMatch(span -> span.name().startsWith("alipay ")
+                    && orderNo.equals(span.attribute("shop.order.no"))), names(close));
+            assertTrue(close.stream().anyMatch(span -> span.attributes().keySet().stream().anyMatch(k -> k.startsWith("db."))),
+                    names(close));
+        });
+
+        var timeline = await().atMost(Duration.ofSeconds(10)).until(() -> timeline(orderId),
+                t -> t.getList("entries.outcome").contains("COMMIT_MESSAGE"));
+        assertEquals("EXPIRED", timeline.getString("closeReason"));
+        // Never scanned: Alipay has no trade to close, so the QR code is voided.
+        java.util.List<String> calls = timeline.getList("entries.findAll { it.kind == 'ALIPAY_CALL' }.detail");
+        assertEquals(java.util.List.of("alipay.trade.close", "alipay.trade.cancel"), calls.subList(calls.size() - 2,
+                calls.size()), calls.toString());
+        assertTrue(timeline.getInt("checkBacks.count") >= 1, timeline.prettify());
+        assertEquals(java.util.List.of("EXPIRED"), timeline.getList("entries.findAll { it.kind == 'CLOSED' }.outcome"));
+        assertEquals(java.util.List.of("by expiry message"),
+                timeline.getList("entries.findAll { it.kind == 'CLOSED' }.detail"));
+        assertTrue(timeline.getList("entries.findAll { it.kind == 'CHECK_BACK' }.outcome").contains("COMMIT_MESSAGE"),
+                timeline.prettify());
+    }
+
+    /** Nothing secret in any span the tests' flows made: keys, signatures, tokens, QR codes, signed links. */
+    @Test
+    void noSpanAttributeCarriesASecret() {
+        long sku = TestDb.newSku(5, "1.10");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        var payment = Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .extract().jsonPath();
+        String qrCode = payment.getString("qrCode");
+        PackagedServiceResource.sandbox().buyer().pay(qrCode).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        given().get(payment.getString("qrImageUrl")).then().statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> PackagedServiceResource.traces().spans().stream()
+                .anyMatch(span -> span.name().equals("payment confirm") && orderNo(orderId).equals(span.attribute(
+                        "shop.order.no"))));
+        // The signed link's request is traced, with its query's names only.
+        await().atMost(Duration.ofSeconds(10)).until(() -> PackagedServiceResource.traces().spans().stream()
+                .anyMatch(span -> "expires=?&sig=?".equals(span.attribute("url.query"))));
+
+        String privateKey = PackagedServiceResource.sandbox().keys().merchantPrivateKey();
+        String token = member;
+        String linkSignature = payment.getString("qrImageUrl").replaceAll(".*sig=", "");
+        java.util.List<String> leaks = new java.util.ArrayList<>();
+        for (OtlpReceiver.ReceivedSpan span : PackagedServiceResource.traces().spans()) {
+            span.attributes().forEach((key, value) -> {
+                for (String secret : new String[] { privateKey.substring(100, 140), token, qrCode, linkSignature,
+                        "sign=", "Bearer", "-----BEGIN" }) {
+                    if (value.contains(secret)) {
+                        leaks.add(span.name() + " " + key + " = " + value);
+                    }
+                }
+            });
+        }
+        assertEquals(java.util.List.of(), leaks);
+    }
+
     private static String newMember() {
         return PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    private static String randomHex(int digits) {
+        StringBuilder hex = new StringBuilder();
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        while (hex.length() < digits) {
+            hex.append(Long.toHexString(random.nextLong() | Long.MIN_VALUE));
+        }
+        return hex.substring(0, digits);
+    }
+
+    private static io.restassured.path.json.JsonPath timeline(int orderId) {
+        return Members.as(PackagedServiceResource.adminToken("ops")).get("/api/admin/orders/" + orderId + "/timeline")
+                .then().statusCode(200).extract().jsonPath();
+    }
+
+    private static String names(java.util.List<OtlpReceiver.ReceivedSpan> spans) {
+        return spans.stream().map(span -> span.name() + span.attributes()).toList().toString();
     }
 
     private static String qrCode(String member, int orderId) {

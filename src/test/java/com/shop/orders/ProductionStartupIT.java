@@ -1,6 +1,7 @@
 package com.shop.orders;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,9 +20,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +37,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import com.shop.orders.sandbox.CertificateIssuer;
+import com.shop.orders.testsupport.Concurrently;
+import com.shop.orders.testsupport.MemberTokens;
 import com.shop.orders.testsupport.PackagedArtifact;
 
 /**
@@ -38,7 +46,7 @@ import com.shop.orders.testsupport.PackagedArtifact;
  * line which environment variable to fix (in Alipay's certificate mode too: an expired certificate and one of
  * another authority; every refusal of that mode: AlipayCertificateCheckTest), and starts without its optional
  * dependencies (Redis, the RocketMQ name server), ready to take orders, in certificate mode with the certificates
- * as content and as files.
+ * as content and as files, and with tracing on while its collector hangs.
  */
 class ProductionStartupIT {
 
@@ -183,6 +191,130 @@ class ProductionStartupIT {
             service.destroy();
             service.waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Tracing on, every trace kept, and a collector that takes connections and never answers: orders are placed as
+     * usual (the exporter works off the request path, bounded by its queue and its time-out), and the service stays
+     * ready.
+     */
+    @Test
+    void anUnansweringCollectorNeverHoldsUpAnOrder() throws Exception {
+        MemberTokens tokens = MemberTokens.generate(Files.createTempDirectory("collector-down-jwt"));
+        Map<String, String> env = new HashMap<>(valid);
+        env.put("REDIS_URL", "redis://127.0.0.1:" + freePort());
+        env.put("ROCKETMQ_NAMESRV", "127.0.0.1:" + freePort());
+        env.put("JWT_ISSUER", tokens.issuer());
+        env.put("JWT_AUDIENCE", tokens.audience());
+        env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
+        env.put("OTEL_TRACES_SAMPLER_ARG", "1.0");
+        try (Blackhole collector = Blackhole.open()) {
+            env.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.port());
+            int http = freePort();
+            int management = freePort();
+            Path log = Files.createTempFile("collector-down-", ".log");
+            ProcessBuilder builder = new ProcessBuilder(SERVICE.command(Map.of()))
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(env);
+            builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(http));
+            builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
+            Process service = builder.start();
+            try {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                        .until(() -> status(management, "/q/health/ready") == 200);
+                long sku = newSku(100_000);
+                // Far more spans than the exporter's queue holds (each order makes several), while it hangs.
+                List<Long> millis = Concurrently.run(8, IntStream.range(0, 800).<Callable<Long>> mapToObj(i -> () -> {
+                    long start = System.nanoTime();
+                    HttpResponse<String> placed = HTTP.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + http + "/api/orders"))
+                            .header("Authorization", "Bearer " + tokens.token("collector-down-" + i))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + sku
+                                    + ",\"quantity\":1}]}")).timeout(Duration.ofSeconds(10)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(201, placed.statusCode(), placed.body());
+                    return (System.nanoTime() - start) / 1_000_000;
+                }).toList());
+                List<Long> sorted = millis.stream().sorted().toList();
+                long p99 = sorted.get(sorted.size() * 99 / 100);
+                assertTrue(p99 < 2_000, "placement p99 " + p99 + " ms while the collector hangs");
+                assertTrue(collector.connections() > 0, "the exporter never tried the collector");
+                assertEquals(200, status(management, "/q/health/ready"));
+                assertTrue(service.isAlive(), Files.readString(log));
+            } finally {
+                service.destroy();
+                service.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** A collector that takes connections and reads what it is sent, and never answers. */
+    private static final class Blackhole implements AutoCloseable {
+        private final ServerSocket socket;
+        private final AtomicInteger connections = new AtomicInteger();
+        private final List<java.net.Socket> held = new CopyOnWriteArrayList<>();
+
+        private Blackhole(ServerSocket socket) {
+            this.socket = socket;
+            Thread acceptor = new Thread(() -> {
+                while (!socket.isClosed()) {
+                    try {
+                        java.net.Socket client = socket.accept();
+                        connections.incrementAndGet();
+                        held.add(client);
+                        Thread reader = new Thread(() -> {
+                            try {
+                                client.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+                            } catch (IOException e) {
+                                // closed
+                            }
+                        });
+                        reader.setDaemon(true);
+                        reader.start();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "blackhole-collector");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        static Blackhole open() throws IOException {
+            return new Blackhole(new ServerSocket(0));
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        int connections() {
+            return connections.get();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            for (java.net.Socket client : held) {
+                client.close();
+            }
+        }
+    }
+
+    /** A SKU in the database the packaged service uses here. */
+    private static long newSku(int stock) throws Exception {
+        long id = System.currentTimeMillis() % 1_000_000_000L + 5_000_000_000L;
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:mariadb://127.0.0.1:3306/orders_it",
+                "orders", "orders"); java.sql.PreparedStatement st = c.prepareStatement(
+                        "INSERT INTO sku (id, code, name, price, stock, lock_stock) VALUES (?, ?, ?, 1.00, ?, 0)")) {
+            st.setLong(1, id);
+            st.setString(2, "C-" + id);
+            st.setString(3, "Collector test " + id);
+            st.setInt(4, stock);
+            st.executeUpdate();
+        }
+        return id;
     }
 
     private static int status(int port, String path) throws Exception {

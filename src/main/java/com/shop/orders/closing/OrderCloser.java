@@ -14,6 +14,7 @@ import com.shop.orders.inventory.StockLine;
 import com.shop.orders.inventory.StockService;
 import com.shop.orders.order.CloseReason;
 import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderItem;
 import com.shop.orders.order.OrderMetrics;
 import com.shop.orders.order.OrderNotFoundException;
@@ -44,6 +45,11 @@ public class OrderCloser {
     private static final Logger LOG = Logger.getLogger(OrderCloser.class);
     private static final int DEADLOCK_RETRIES = 3;
 
+    /** What closes the order: the timeline says so. */
+    public enum By {
+        MEMBER, EXPIRY_MESSAGE, SWEEP
+    }
+
     public enum Outcome {
         CLOSED,
         /** Closed or paid by someone else: nothing to do. */
@@ -61,11 +67,12 @@ public class OrderCloser {
     private final TradeCloser trades;
     private final OrderTransitions transitions;
     private final OrderMetrics metrics;
+    private final OrderEvents events;
     private final Clock clock;
 
     public OrderCloser(OrderRepository orders, OrderQueries queries, StockService stock,
             PurchaseAllowances allowances, TradeCloser trades, OrderTransitions transitions, OrderMetrics metrics,
-            Clock clock) {
+            OrderEvents events, Clock clock) {
         this.orders = orders;
         this.queries = queries;
         this.stock = stock;
@@ -73,6 +80,7 @@ public class OrderCloser {
         this.trades = trades;
         this.transitions = transitions;
         this.metrics = metrics;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -81,7 +89,7 @@ public class OrderCloser {
         return Panache.withSession(() -> orders.findOwned(id, memberId))
                 .onItem().ifNull().failWith(() -> new OrderNotFoundException(id))
                 .chain(order -> order.isPending()
-                        ? close(order, CloseReason.MEMBER_CANCELLED)
+                        ? close(order, CloseReason.MEMBER_CANCELLED, By.MEMBER)
                         : Uni.createFrom().failure(notCancellable(id, order.status)))
                 .chain(outcome -> outcome == Outcome.CLOSED
                         ? queries.findOwned(id, memberId)
@@ -89,23 +97,23 @@ public class OrderCloser {
     }
 
     /** Closes the order if it is still unpaid and its deadline has passed. */
-    public Uni<Outcome> closeIfOverdue(String orderNo) {
+    public Uni<Outcome> closeIfOverdue(String orderNo, By by) {
         return Panache.withSession(() -> orders.findByOrderNo(orderNo)).chain(order -> {
             if (order == null || !order.isPending()) {
                 return Uni.createFrom().item(Outcome.ALREADY_DECIDED);
             }
             return order.isPastDeadline(clock.instant())
-                    ? close(order, CloseReason.EXPIRED)
+                    ? close(order, CloseReason.EXPIRED, by)
                     : Uni.createFrom().item(Outcome.NOT_DUE);
         });
     }
 
-    private Uni<Outcome> close(Order order, CloseReason reason) {
+    private Uni<Outcome> close(Order order, CloseReason reason, By by) {
         return trades.close(order.id, order.orderNo).chain(closure -> closure == TradeCloser.Closure.PAID
                 ? Uni.createFrom().item(Outcome.PAID)
-                : closeAndRelease(order, reason, closure == TradeCloser.Closure.NO_TRADE))
+                : closeAndRelease(order, reason, by, closure == TradeCloser.Closure.NO_TRADE))
                 // A QR code was offered while we closed: start over, now its trade is closed (voided) first.
-                .onFailure(QrCodeOfferedMeanwhile.class).recoverWithUni(() -> close(order, reason));
+                .onFailure(QrCodeOfferedMeanwhile.class).recoverWithUni(() -> close(order, reason, by));
     }
 
     /**
@@ -113,14 +121,16 @@ public class OrderCloser {
      * closed, a payment request may have stored one since: the order's row is locked by our update and the
      * payment is stored only under that lock while the order is pending, so looking again now settles it.
      */
-    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason, boolean noQrCodeSeen) {
+    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason, By by, boolean noQrCodeSeen) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> orders.markClosed(order.id, reason, now)
                 .chain(won -> !won ? Uni.createFrom().item(Optional.<List<Long>>empty())
                         : (noQrCodeSeen ? trades.offeredSince(order.id) : Uni.createFrom().item(false))
                                 .chain(offered -> offered
                                         ? Uni.createFrom().<Optional<List<Long>>>failure(new QrCodeOfferedMeanwhile())
-                                        : release(order).map(Optional::of))))
+                                        : events.record(order.orderNo, OrderEvents.Kind.CLOSED, reason.name(),
+                                                "by " + by.name().toLowerCase().replace('_', ' '))
+                                                .chain(() -> release(order)).map(Optional::of))))
                 // InnoDB rolled the whole transaction back: a release racing a new bucket layout can deadlock.
                 .onFailure(Deadlock::isCause).retry().atMost(DEADLOCK_RETRIES)
                 .map(released -> {

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import com.shop.orders.tracing.TraceContexts;
+
 import io.smallrye.mutiny.Uni;
 
 /** Records events in the outbox; call inside the (Hibernate) transaction that makes the change they report. */
@@ -37,6 +39,7 @@ public class Outbox {
         outbox.topic = topic;
         outbox.messageKey = orderNo;
         outbox.createdAt = clock.instant();
+        outbox.traceParent = TraceContexts.currentTraceparent();
         try {
             outbox.payload = json.writeValueAsString(event);
         } catch (JsonProcessingException e) {

@@ -34,4 +34,8 @@ public class OutboxEvent extends PanacheEntityBase {
     public Instant publishedAt;
 
     public int attempts;
+
+    /** The trace that wrote the event (W3C traceparent), when it was kept: what its publication links to. */
+    @Column(name = "trace_parent")
+    public String traceParent;
 }

@@ -26,9 +26,12 @@ import com.shop.orders.resilience.Bulkhead;
 import com.shop.orders.rocketmq.RocketMqClients;
 import com.shop.orders.sql.Claims;
 import com.shop.orders.sql.Sql;
+import com.shop.orders.tracing.Spans;
+import com.shop.orders.tracing.TraceContexts;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.SpanKind;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -52,7 +55,8 @@ public class OutboxRelay {
     private static final MessageQueueSelector BY_KEY = (queues, message, key) -> queues
             .get(Math.floorMod(key.hashCode(), queues.size()));
 
-    private record Claimed(long id, String topic, String key, String payload, int attempts) {
+    /** {@code writtenIn}: the trace that wrote the event (W3C traceparent), or null. */
+    private record Claimed(long id, String topic, String key, String payload, int attempts, String writtenIn) {
     }
 
     private final Pool pool;
@@ -60,18 +64,20 @@ public class OutboxRelay {
     private final Bulkhead sends;
     private final EventsConfig config;
     private final Backoff backoff;
+    private final Spans spans;
     private final MeterRegistry registry;
     private final Clock clock;
     private final AtomicLong backlog = new AtomicLong();
     private volatile DefaultMQProducer producer;
 
     public OutboxRelay(Pool pool, RocketMqClients clients, @Named("rocketmq") Bulkhead sends, EventsConfig config,
-            MeterRegistry registry, Clock clock) {
+            Spans spans, MeterRegistry registry, Clock clock) {
         this.pool = pool;
         this.clients = clients;
         this.sends = sends;
         this.config = config;
         this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
+        this.spans = spans;
         this.registry = registry;
         this.clock = clock;
         Gauge.builder("outbox.backlog", backlog, AtomicLong::get)
@@ -111,7 +117,7 @@ public class OutboxRelay {
 
     private Uni<List<Claimed>> claim(Instant now) {
         return Claims.inTransaction(pool, connection -> connection
-                .preparedQuery("SELECT id, topic, message_key, payload, attempts FROM outbox_event "
+                .preparedQuery("SELECT id, topic, message_key, payload, attempts, trace_parent FROM outbox_event "
                         + "WHERE published_at IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?) "
                         + "ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED")
                 .execute(Tuple.of(Sql.utc(now), config.relayBatch()))
@@ -119,7 +125,7 @@ public class OutboxRelay {
                     List<Claimed> claimed = new ArrayList<>();
                     for (Row row : rows) {
                         claimed.add(new Claimed(row.getLong("id"), row.getString("topic"), row.getString("message_key"),
-                                row.getString("payload"), row.getInteger("attempts")));
+                                row.getString("payload"), row.getInteger("attempts"), row.getString("trace_parent")));
                     }
                     return claimed;
                 })
@@ -152,9 +158,17 @@ public class OutboxRelay {
                         .replaceWith(0));
     }
 
+    /**
+     * Each publication a trace of its own, linked to the one that wrote the event (the notify, say), whose context the
+     * message carries on to its consumers.
+     */
     private Uni<Void> send(Claimed event) {
-        return sends.call(() -> {
+        return sends.call(() -> Spans.run(spans.startLinked(event.topic() + " publish", SpanKind.PRODUCER,
+                TraceContexts.parse(event.writtenIn())), span -> {
+            span.setAttribute(Spans.MESSAGING_SYSTEM, "rocketmq");
+            span.setAttribute(Spans.ORDER_NO, event.key());
             Message message = new Message(event.topic(), "", event.key(), event.payload().getBytes(StandardCharsets.UTF_8));
+            TraceContexts.inject(message);
             try {
                 SendStatus status = producer.send(message, BY_KEY, event.key()).getSendStatus();
                 if (status != SendStatus.SEND_OK) {
@@ -164,7 +178,7 @@ public class OutboxRelay {
             } catch (Exception e) {
                 throw new PublishFailed(event, e);
             }
-        }).onFailure(f -> !(f instanceof PublishFailed)).transform(f -> new PublishFailed(event, f))
+        })).onFailure(f -> !(f instanceof PublishFailed)).transform(f -> new PublishFailed(event, f))
                 .replaceWithVoid();
     }
 

@@ -14,11 +14,17 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.jboss.logging.Logger;
 
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.resilience.MutinyBridge;
+import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.Startup;
 
@@ -35,20 +41,27 @@ import io.quarkus.runtime.Startup;
 public class ExpiryCheck implements TransactionListener {
 
     private static final Logger LOG = Logger.getLogger(ExpiryCheck.class);
+    private static final AttributeKey<Long> CHECK_TIMES = AttributeKey.longKey("shop.expiry.check_times");
+    private static final AttributeKey<String> ANSWER = AttributeKey.stringKey("shop.expiry.answer");
+    private static final AttributeKey<String> REASON = AttributeKey.stringKey("shop.expiry.reason");
 
     private final DecidedOrders decided;
     private final PaymentProbe probe;
     private final OrderRepository orders;
     private final ExpiryConfig config;
+    private final Spans spans;
+    private final OrderEvents events;
     private final MeterRegistry registry;
     private final Clock clock;
 
     public ExpiryCheck(DecidedOrders decided, PaymentProbe probe, OrderRepository orders, ExpiryConfig config,
-            MeterRegistry registry, Clock clock) {
+            Spans spans, OrderEvents events, MeterRegistry registry, Clock clock) {
         this.decided = decided;
         this.probe = probe;
         this.orders = orders;
         this.config = config;
+        this.spans = spans;
+        this.events = events;
         this.registry = registry;
         this.clock = clock;
         for (LocalTransactionState answer : LocalTransactionState.values()) {
@@ -64,21 +77,43 @@ public class ExpiryCheck implements TransactionListener {
         return LocalTransactionState.UNKNOW;
     }
 
+    /**
+     * Answers one check-back. Its span starts a trace of its own, linked to the trace that sent the message (the
+     * placement); the timeline gets the first check-back and each one that decides (never an I/O of its own: notes
+     * are written in batches).
+     */
     @Override
     public LocalTransactionState checkLocalTransaction(MessageExt message) {
         long start = System.nanoTime();
         ExpiryMessage expiry = ExpiryMessage.of(message);
         int checkTimes = checkTimes(message);
-        LocalTransactionState answer;
-        try {
-            answer = expiry.carriesTimes() ? answerFromMemory(expiry, checkTimes) : answerFromDatabase(expiry, checkTimes);
-        } catch (Throwable e) {
-            LOG.warnf("Check-back for %s failed (%s); asking again later", expiry.orderNo(), e.toString());
-            registry.counter("expiry.checks.failures").increment();
-            answer = ExpiryDecision.waiting(checkTimes, config.brokerCheckMax());
+        Span span = spans.startLinked(config.topic() + " check", SpanKind.CONSUMER, expiry.trace());
+        ExpiryDecision decision;
+        String reason;
+        try (Scope scope = span.makeCurrent()) {
+            try {
+                decision = expiry.carriesTimes() ? answerFromMemory(expiry, checkTimes)
+                        : answerFromDatabase(expiry, checkTimes);
+                reason = decision.reason();
+            } catch (Throwable e) {
+                LOG.warnf("Check-back for %s failed (%s); asking again later", expiry.orderNo(), e.toString());
+                registry.counter("expiry.checks.failures").increment();
+                decision = ExpiryDecision.whileWaiting(checkTimes, config.brokerCheckMax());
+                reason = "check failed (" + e.getClass().getSimpleName() + "), " + decision.reason();
+            }
+            LocalTransactionState answer = decision.answer();
+            span.setAttribute(Spans.ORDER_NO, expiry.orderNo());
+            span.setAttribute(CHECK_TIMES, checkTimes);
+            span.setAttribute(ANSWER, answer.name());
+            span.setAttribute(REASON, reason);
+            if (checkTimes <= 1 || answer != LocalTransactionState.UNKNOW) {
+                events.checkBack(expiry.orderNo(), answer.name(), checkTimes, reason);
+            }
+        } finally {
+            span.end();
         }
-        timer(answer).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        return answer;
+        timer(decision.answer()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        return decision.answer();
     }
 
     private Timer timer(LocalTransactionState answer) {
@@ -90,20 +125,20 @@ public class ExpiryCheck implements TransactionListener {
                 .register(registry);
     }
 
-    private LocalTransactionState answerFromMemory(ExpiryMessage expiry, int checkTimes) {
+    private ExpiryDecision answerFromMemory(ExpiryMessage expiry, int checkTimes) {
         Instant now = clock.instant();
-        LocalTransactionState answer = ExpiryDecision.answer(decided.isDecided(expiry.orderNo()), expiry.deadline(),
+        ExpiryDecision decision = ExpiryDecision.decide(decided.isDecided(expiry.orderNo()), expiry.deadline(),
                 now, checkTimes, config.brokerCheckMax());
-        if (answer == LocalTransactionState.UNKNOW) {
+        if (decision.answer() == LocalTransactionState.UNKNOW) {
             probe.probeIfDue(expiry, now);
         }
-        return answer;
+        return decision;
     }
 
     /** A message from before the deadline travelled with it: the order in the database says. */
-    private LocalTransactionState answerFromDatabase(ExpiryMessage expiry, int checkTimes) throws Throwable {
+    private ExpiryDecision answerFromDatabase(ExpiryMessage expiry, int checkTimes) throws Throwable {
         return MutinyBridge.await(() -> Panache.withSession(() -> orders.findByOrderNo(expiry.orderNo()))
-                .map(order -> ExpiryDecision.answer(order == null || !order.isPending(),
+                .map(order -> ExpiryDecision.decide(order == null || !order.isPending(),
                         order == null ? clock.instant() : order.payDeadline, clock.instant(), checkTimes,
                         config.brokerCheckMax())),
                 config.checkTimeout());

@@ -17,8 +17,11 @@ import org.jboss.logging.Logger;
 
 import com.shop.orders.resilience.MutinyBridge;
 import com.shop.orders.rocketmq.RocketMqClients;
+import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -35,15 +38,18 @@ public class ExpiryConsumer implements MessageListenerConcurrently {
     private final ExpiryHandler handler;
     private final RocketMqClients clients;
     private final ExpiryConfig config;
+    private final Spans spans;
     private final MeterRegistry registry;
     private volatile DefaultMQPushConsumer consumer;
     private volatile boolean stopping;
     private int startFailures;
 
-    public ExpiryConsumer(ExpiryHandler handler, RocketMqClients clients, ExpiryConfig config, MeterRegistry registry) {
+    public ExpiryConsumer(ExpiryHandler handler, RocketMqClients clients, ExpiryConfig config, Spans spans,
+            MeterRegistry registry) {
         this.handler = handler;
         this.clients = clients;
         this.config = config;
+        this.spans = spans;
         this.registry = registry;
         registry.counter("expiry.consumer.retries");
     }
@@ -97,9 +103,15 @@ public class ExpiryConsumer implements MessageListenerConcurrently {
     @Override
     public ConsumeConcurrentlyStatus consumeMessage(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
         for (MessageExt message : messages) {
-            String orderNo = ExpiryMessage.of(message).orderNo();
+            ExpiryMessage expiry = ExpiryMessage.of(message);
+            String orderNo = expiry.orderNo();
+            // A trace of its own, linked to the one that sent the message: the close's SQL and Alipay calls in it.
+            Span span = spans.startLinked(config.topic() + " process", SpanKind.CONSUMER, expiry.trace());
+            span.setAttribute(Spans.MESSAGING_SYSTEM, "rocketmq");
+            span.setAttribute(Spans.ORDER_NO, orderNo);
             try {
-                MutinyBridge.await(() -> handler.onExpiry(orderNo), config.consumer().handleTimeout());
+                Spans.run(span, ignored -> MutinyBridge.await(() -> handler.onExpiry(orderNo),
+                        config.consumer().handleTimeout()));
             } catch (Throwable e) {
                 registry.counter("expiry.consumer.retries").increment();
                 LOG.warnf("Expiry of %s not handled (attempt %d): %s; retrying later", orderNo,

@@ -5,7 +5,7 @@ import java.time.Instant;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 
 /**
- * What a check-back answers about an order's expiry message. Pure: the caller says what is known.
+ * What a check-back answers about an order's expiry message, and why. Pure: the caller says what is known.
  * <ul>
  * <li>ROLLBACK once the order is decided (paid or closed): the message is not needed any more;</li>
  * <li>COMMIT once the deadline has passed: the consumer closes the order;</li>
@@ -15,24 +15,50 @@ import org.apache.rocketmq.client.producer.LocalTransactionState;
  * the expiry.</li>
  * </ul>
  */
-final class ExpiryDecision {
+enum ExpiryDecision {
 
-    private ExpiryDecision() {
+    DECIDED(LocalTransactionState.ROLLBACK_MESSAGE, "order paid or closed"),
+    DEADLINE_PASSED(LocalTransactionState.COMMIT_MESSAGE, "pay deadline passed"),
+    CHECK_LIMIT(LocalTransactionState.COMMIT_MESSAGE, "broker's check limit near, renewed by the consumer"),
+    WAITING(LocalTransactionState.UNKNOW, "pay deadline ahead");
+
+    private final LocalTransactionState answer;
+    private final String reason;
+
+    ExpiryDecision(LocalTransactionState answer, String reason) {
+        this.answer = answer;
+        this.reason = reason;
+    }
+
+    LocalTransactionState answer() {
+        return answer;
+    }
+
+    String reason() {
+        return reason;
+    }
+
+    static ExpiryDecision decide(boolean decided, Instant deadline, Instant now, int checkTimes, int brokerCheckMax) {
+        if (decided) {
+            return DECIDED;
+        }
+        if (!now.isBefore(deadline)) {
+            return DEADLINE_PASSED;
+        }
+        return whileWaiting(checkTimes, brokerCheckMax);
+    }
+
+    /** The decision while the deadline is ahead, or when nothing could be learnt (an error). */
+    static ExpiryDecision whileWaiting(int checkTimes, int brokerCheckMax) {
+        return checkTimes >= brokerCheckMax - 1 ? CHECK_LIMIT : WAITING;
     }
 
     static LocalTransactionState answer(boolean decided, Instant deadline, Instant now, int checkTimes,
             int brokerCheckMax) {
-        if (decided) {
-            return LocalTransactionState.ROLLBACK_MESSAGE;
-        }
-        if (!now.isBefore(deadline)) {
-            return LocalTransactionState.COMMIT_MESSAGE;
-        }
-        return waiting(checkTimes, brokerCheckMax);
+        return decide(decided, deadline, now, checkTimes, brokerCheckMax).answer;
     }
 
-    /** The answer while the deadline is ahead, or when nothing could be learnt (an error). */
     static LocalTransactionState waiting(int checkTimes, int brokerCheckMax) {
-        return checkTimes >= brokerCheckMax - 1 ? LocalTransactionState.COMMIT_MESSAGE : LocalTransactionState.UNKNOW;
+        return whileWaiting(checkTimes, brokerCheckMax).answer;
     }
 }

@@ -5,7 +5,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.shop.orders.closing.OrderCloser;
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderRepository;
+import com.shop.orders.tracing.TraceContexts;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -24,26 +26,32 @@ public class ExpiryHandler {
     private final OrderCloser closer;
     private final OrderRepository orders;
     private final ExpiryMessages messages;
+    private final OrderEvents events;
     private final MeterRegistry registry;
 
-    public ExpiryHandler(OrderCloser closer, OrderRepository orders, ExpiryMessages messages, MeterRegistry registry) {
+    public ExpiryHandler(OrderCloser closer, OrderRepository orders, ExpiryMessages messages, OrderEvents events,
+            MeterRegistry registry) {
         this.closer = closer;
         this.orders = orders;
         this.messages = messages;
+        this.events = events;
         this.registry = registry;
     }
 
     public Uni<Void> onExpiry(String orderNo) {
-        return closer.closeIfOverdue(orderNo).chain(outcome -> outcome == OrderCloser.Outcome.NOT_DUE
+        return closer.closeIfOverdue(orderNo, OrderCloser.By.EXPIRY_MESSAGE).chain(outcome -> outcome == OrderCloser.Outcome.NOT_DUE
                 ? renew(orderNo)
                 : Uni.createFrom().voidItem());
     }
 
     private Uni<Void> renew(String orderNo) {
         return Panache.withSession(() -> orders.findByOrderNo(orderNo))
-                .chain(order -> messages.send(order.id, new ExpiryMessage(orderNo, order.createdAt, order.payDeadline)))
+                .chain(order -> messages.send(order.id, new ExpiryMessage(orderNo, order.createdAt, order.payDeadline,
+                        TraceContexts.parse(order.traceParent))))
                 .invoke(() -> {
                     registry.counter("expiry.messages.renewed").increment();
+                    events.note(orderNo, OrderEvents.Kind.EXPIRY_MESSAGE, "renewed",
+                            "the broker's check limit came before the deadline");
                     LOG.debugf("Expiry message of %s renewed", orderNo);
                 });
     }

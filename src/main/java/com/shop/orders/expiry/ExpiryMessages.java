@@ -20,12 +20,15 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.jboss.logging.Logger;
 
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderPlaced;
 import com.shop.orders.resilience.Bulkhead;
 import com.shop.orders.rocketmq.RocketMqClients;
 import com.shop.orders.sql.Sql;
+import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.SpanKind;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -49,6 +52,8 @@ public class ExpiryMessages {
     private final Bulkhead sends;
     private final Pool pool;
     private final ExpiryConfig config;
+    private final Spans spans;
+    private final OrderEvents events;
     private final MeterRegistry registry;
     private final Clock clock;
     private final ConcurrentLinkedQueue<Long> confirmed = new ConcurrentLinkedQueue<>();
@@ -57,12 +62,14 @@ public class ExpiryMessages {
     private volatile ThreadPoolExecutor checkThreads;
 
     public ExpiryMessages(ExpiryCheck check, RocketMqClients clients, @Named("rocketmq") Bulkhead sends, Pool pool,
-            ExpiryConfig config, MeterRegistry registry, Clock clock) {
+            ExpiryConfig config, Spans spans, OrderEvents events, MeterRegistry registry, Clock clock) {
         this.check = check;
         this.clients = clients;
         this.sends = sends;
         this.pool = pool;
         this.config = config;
+        this.spans = spans;
+        this.events = events;
         this.registry = registry;
         this.clock = clock;
         registry.counter("expiry.messages", "result", "sent");
@@ -89,7 +96,10 @@ public class ExpiryMessages {
 
     /** Sends the order's expiry message; a failure is counted, reported and left to the sweep. */
     Uni<Void> send(long orderId, ExpiryMessage message) {
-        return sends.call(() -> {
+        // A child of the caller's span; the message carries the trace its check-backs link to.
+        return sends.call(() -> Spans.run(spans.start(config.topic() + " send", SpanKind.PRODUCER), span -> {
+            span.setAttribute(Spans.MESSAGING_SYSTEM, "rocketmq");
+            span.setAttribute(Spans.ORDER_NO, message.orderNo());
             try {
                 SendStatus status = producer.sendMessageInTransaction(message.toMessage(config.topic()), null)
                         .getSendStatus();
@@ -100,12 +110,15 @@ public class ExpiryMessages {
             } catch (MQClientException e) {
                 throw new IllegalStateException(e.getErrorMessage(), e);
             }
-        })
+        }))
                 .invoke(() -> {
                     confirmed.add(orderId);
                     registry.counter("expiry.messages", "result", "sent").increment();
                 })
-                .onFailure().invoke(this::unsent)
+                .onFailure().invoke(failure -> {
+                    unsent(failure);
+                    events.note(message.orderNo(), OrderEvents.Kind.EXPIRY_MESSAGE, "failed", "the sweep sends it again");
+                })
                 .replaceWithVoid();
     }
 

@@ -11,11 +11,13 @@ import org.jboss.logging.Logger;
 
 import com.shop.orders.closing.OrderCloser;
 import com.shop.orders.resilience.Backoff;
-import com.shop.orders.resilience.MutinyBridge;
 import com.shop.orders.sql.Claims;
 import com.shop.orders.sql.Sql;
+import com.shop.orders.tracing.Spans;
+import com.shop.orders.tracing.TraceContexts;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.SpanKind;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -40,7 +42,8 @@ public class ExpirySweep {
     public record Pass(int closed, int failed, int resent) {
     }
 
-    private record Claimed(long id, String orderNo, Instant createdAt, Instant deadline) {
+    /** {@code placedIn}: the trace that placed the order (W3C traceparent), or null. */
+    private record Claimed(long id, String orderNo, Instant createdAt, Instant deadline, String placedIn) {
     }
 
     private record Closed(int closed, int failed) {
@@ -54,16 +57,18 @@ public class ExpirySweep {
     private final ExpiryMessages messages;
     private final ExpiryConfig.Sweep config;
     private final Backoff backoff;
+    private final Spans spans;
     private final MeterRegistry registry;
     private final Clock clock;
 
-    public ExpirySweep(Pool pool, OrderCloser closer, ExpiryMessages messages, ExpiryConfig config,
+    public ExpirySweep(Pool pool, OrderCloser closer, ExpiryMessages messages, ExpiryConfig config, Spans spans,
             MeterRegistry registry, Clock clock) {
         this.pool = pool;
         this.closer = closer;
         this.messages = messages;
         this.config = config.sweep();
         this.backoff = new Backoff(this.config.retryBackoff(), this.config.retryBackoffMax());
+        this.spans = spans;
         this.registry = registry;
         this.clock = clock;
         registry.counter("expiry.sweep.closed");
@@ -73,7 +78,8 @@ public class ExpirySweep {
     @Scheduled(identity = "expiry-sweep", every = "${shop.expiry.sweep.every}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduled() {
-        return sweep()
+        // Each pass a trace of its own; each order it closes a span linked to the trace that placed the order.
+        return spans.within(spans.start("expiry sweep", SpanKind.INTERNAL), this::sweep)
                 .invoke(pass -> {
                     if (pass.closed() + pass.failed() + pass.resent() > 0) {
                         LOG.infof("Expiry sweep: %d closed, %d failed (retried later), %d expiry messages resent",
@@ -100,7 +106,8 @@ public class ExpirySweep {
 
     private Uni<Closed> closeAll(List<Claimed> batch) {
         return Multi.createFrom().iterable(batch)
-                .onItem().transformToUni(order -> MutinyBridge.onOwnContext(() -> closer.closeIfOverdue(order.orderNo()))
+                .onItem().transformToUni(order -> spans.within(spans.start("expiry sweep close", SpanKind.INTERNAL,
+                        TraceContexts.parse(order.placedIn())), () -> closer.closeIfOverdue(order.orderNo(), OrderCloser.By.SWEEP))
                         .invoke(outcome -> {
                             if (outcome == OrderCloser.Outcome.CLOSED) {
                                 // The fallback did the broker's work: worth a line when the broker path fails.
@@ -124,7 +131,8 @@ public class ExpirySweep {
     private Uni<Integer> resendMissing() {
         return claim(this::unconfirmed).chain(batch -> Multi.createFrom().iterable(batch)
                 .onItem().transformToUni(order -> messages.send(order.id(),
-                        new ExpiryMessage(order.orderNo(), order.createdAt(), order.deadline()))
+                        new ExpiryMessage(order.orderNo(), order.createdAt(), order.deadline(),
+                                TraceContexts.parse(order.placedIn())))
                         .replaceWith(1)
                         .onFailure().recoverWithItem(0))
                 .merge(config.concurrency())
@@ -149,7 +157,8 @@ public class ExpirySweep {
         List<Object> params = new ArrayList<>(bounds);
         params.add(Sql.utc(now));
         params.add(config.batch());
-        return connection.preparedQuery("SELECT id, order_no, created_at, pay_deadline FROM orders WHERE " + condition
+        return connection.preparedQuery("SELECT id, order_no, created_at, pay_deadline, trace_parent FROM orders WHERE "
+                + condition
                 + " AND (sweep_after IS NULL OR sweep_after <= ?) ORDER BY pay_deadline LIMIT ? FOR UPDATE SKIP LOCKED")
                 .execute(Tuple.from(params))
                 .map(rows -> {
@@ -157,7 +166,7 @@ public class ExpirySweep {
                     for (Row row : rows) {
                         claimed.add(new Claimed(row.getLong("id"), row.getString("order_no"),
                                 Sql.instant(row.getLocalDateTime("created_at")),
-                                Sql.instant(row.getLocalDateTime("pay_deadline"))));
+                                Sql.instant(row.getLocalDateTime("pay_deadline")), row.getString("trace_parent")));
                     }
                     return claimed;
                 });

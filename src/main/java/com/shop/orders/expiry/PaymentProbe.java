@@ -17,8 +17,13 @@ import org.jboss.logging.Logger;
 import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.TradeQuery;
 import com.shop.orders.resilience.MutinyBridge;
+import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -38,12 +43,15 @@ public class PaymentProbe {
     private static final Logger LOG = Logger.getLogger(PaymentProbe.class);
     /** What a probe can come to; registered up front, so that dashboards see zeros rather than no data. */
     private static final List<String> RESULTS = List.of("paid", "unpaid", "not_due", "busy", "error");
+    private static final String QUERY_SPAN = "payment probe";
+    private static final AttributeKey<String> RESULT = AttributeKey.stringKey("shop.probe.result");
 
     private final QueryBudget budget;
     private final TradeQuery trades;
     private final MeterRegistry registry;
     private final Clock clock;
     private final Vertx vertx;
+    private final Spans spans;
     private final Semaphore inFlight;
     private final int waitingMax;
     private final Queue<ExpiryMessage> waiting = new ConcurrentLinkedQueue<>();
@@ -52,12 +60,13 @@ public class PaymentProbe {
     private final Set<String> lined = ConcurrentHashMap.newKeySet();
 
     public PaymentProbe(QueryBudget budget, TradeQuery trades, ExpiryConfig config, MeterRegistry registry,
-            Clock clock, Vertx vertx) {
+            Clock clock, Vertx vertx, Spans spans) {
         this.budget = budget;
         this.trades = trades;
         this.registry = registry;
         this.clock = clock;
         this.vertx = vertx;
+        this.spans = spans;
         this.inFlight = new Semaphore(config.query().concurrency());
         this.waitingMax = config.query().waitingMax();
         registry.gauge("expiry.probes.waiting", waitingCount);
@@ -99,10 +108,18 @@ public class PaymentProbe {
      * that the next one starts from a fresh call of {@link #startWaiting()}, never from deeper in this stack.
      */
     private void start(ExpiryMessage message) {
-        try {
+        // A trace of its own, linked to the one that sent the expiry message; the Alipay query is its child.
+        Span span = spans.startLinked(QUERY_SPAN, SpanKind.INTERNAL, message.trace());
+        span.setAttribute(Spans.ORDER_NO, message.orderNo());
+        try (Scope scope = span.makeCurrent()) {
             MutinyBridge.start(vertx, () -> probe(message, clock.instant()),
-                    result -> ended(message, result),
+                    result -> {
+                        span.setAttribute(RESULT, result);
+                        span.end();
+                        ended(message, result);
+                    },
                     failure -> {
+                        Spans.end(span, failure);
                         // Alipay being unavailable is counted and shows in alipay.calls; anything else is a fault here.
                         if (failure instanceof PaymentGatewayException) {
                             LOG.debugf("Probe of %s failed: %s", message.orderNo(), failure.toString());
@@ -112,6 +129,7 @@ public class PaymentProbe {
                         ended(message, "error");
                     });
         } catch (RuntimeException e) {
+            Spans.end(span, e);
             LOG.warnf(e, "Probe of %s could not start", message.orderNo());
             count("error");
             lined.remove(message.orderNo());

@@ -66,6 +66,10 @@ public class Order extends PanacheEntityBase {
     @Column(name = "request_hash")
     public String requestHash;
 
+    /** The trace that placed the order (W3C traceparent), when it was kept: what its close links to. */
+    @Column(name = "trace_parent")
+    public String traceParent;
+
     public boolean isPending() {
         return status == OrderStatus.PENDING_PAYMENT;
     }

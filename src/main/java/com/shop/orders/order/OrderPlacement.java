@@ -28,6 +28,7 @@ import com.shop.orders.inventory.StockLocks;
 import com.shop.orders.sql.Deadlock;
 import com.shop.orders.sql.Sql;
 import com.shop.orders.sql.UniqueViolation;
+import com.shop.orders.tracing.TraceContexts;
 import com.shop.orders.web.ProblemException;
 import com.shop.orders.web.RequestDigest;
 
@@ -176,10 +177,12 @@ public class OrderPlacement {
     }
 
     private Uni<Long> insertOrder(SqlConnection connection, NewOrder order) {
+        // The placing trace is kept on the row: the order's check-backs and close link to it (its timeline shows it).
         return connection.preparedQuery("INSERT INTO orders (order_no, member_id, status, total_amount, pay_deadline, "
-                + "created_at, idempotency_key, request_hash) VALUES (?, ?, 'PENDING_PAYMENT', ?, ?, ?, ?, ?)")
+                + "created_at, idempotency_key, request_hash, trace_parent) VALUES (?, ?, 'PENDING_PAYMENT', ?, ?, ?, ?, ?, ?)")
                 .execute(Tuple.from(List.of(order.orderNo(), order.memberId(), order.total(), Sql.utc(order.deadline()),
-                        Sql.utc(order.createdAt()))).addValue(order.idempotencyKey()).addValue(order.requestHash()))
+                        Sql.utc(order.createdAt()))).addValue(order.idempotencyKey()).addValue(order.requestHash())
+                        .addValue(TraceContexts.currentTraceparent()))
                 .map(rows -> rows.property(MySQLClient.LAST_INSERTED_ID));
     }
 

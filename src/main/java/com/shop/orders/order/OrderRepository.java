@@ -88,6 +88,14 @@ public class OrderRepository implements PanacheRepository<Order> {
                 .getSingleResultOrNull());
     }
 
+    /** The trace that placed the order (W3C traceparent), null when it was not kept or there is no such order. */
+    public Uni<String> traceParentOf(String orderNo) {
+        return getSession().chain(session -> session
+                .createSelectionQuery("select traceParent from Order where orderNo = ?1", String.class)
+                .setParameter(1, orderNo)
+                .getSingleResultOrNull());
+    }
+
     private PanacheQuery<Order> ownedQuery(String memberId, OrderStatus status) {
         Sort newestFirst = Sort.descending("id");
         return status == null

@@ -43,10 +43,14 @@ import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
 
 import com.shop.orders.payment.AlipayReplies.CancelResult;
 import com.shop.orders.payment.AlipayReplies.CloseResult;
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.resilience.Bulkhead;
+import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -64,6 +68,11 @@ import io.smallrye.mutiny.Uni;
 public class AlipayGateway {
 
     private static final Logger LOG = Logger.getLogger(AlipayGateway.class);
+    private static final AttributeKey<String> RPC_SYSTEM = AttributeKey.stringKey("rpc.system");
+    private static final AttributeKey<String> RPC_METHOD = AttributeKey.stringKey("rpc.method");
+    private static final AttributeKey<String> ALIPAY_CODE = AttributeKey.stringKey("alipay.code");
+    private static final AttributeKey<String> ALIPAY_SUB_CODE = AttributeKey.stringKey("alipay.sub_code");
+    private static final AttributeKey<String> ALIPAY_OUTCOME = AttributeKey.stringKey("alipay.outcome");
     /** Alipay's time_expire is Beijing time. */
     private static final DateTimeFormatter ALIPAY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.of("Asia/Shanghai"));
@@ -73,15 +82,19 @@ public class AlipayGateway {
     private final AlipayConfig config;
     private final MeterRegistry registry;
     private final AlipayTrust trust;
+    private final Spans spans;
+    private final OrderEvents events;
     private final boolean certificateMode;
     /** Certificates being downloaded for {@link AlipayTrust}, so that concurrent answers fetch each once. */
     private final ConcurrentHashMap<String, Boolean> learning = new ConcurrentHashMap<>();
 
-    public AlipayGateway(AlipayConfig config, AlipayKeys keys, AlipayTrust trust, MeterRegistry registry)
-            throws AlipayApiException {
+    public AlipayGateway(AlipayConfig config, AlipayKeys keys, AlipayTrust trust, Spans spans, OrderEvents events,
+            MeterRegistry registry) throws AlipayApiException {
         this.config = config;
         this.registry = registry;
         this.trust = trust;
+        this.spans = spans;
+        this.events = events;
         this.certificateMode = trust.mode() == SignMode.CERTIFICATE;
         this.bulkhead = new Bulkhead("alipay", config.threads(), config.queue(), registry);
         AlipayLogger.setNeedEnableLogger(false);
@@ -119,7 +132,7 @@ public class AlipayGateway {
         AlipayTradePrecreateRequest request = new AlipayTradePrecreateRequest();
         request.setBizModel(model);
         request.setNotifyUrl(config.notifyUrl());
-        return call("precreate", request, response -> AlipayReplies.isSuccess(response.getCode())
+        return call("precreate", orderNo, request, response -> AlipayReplies.isSuccess(response.getCode())
                 ? response.getQrCode() : null);
     }
 
@@ -128,7 +141,7 @@ public class AlipayGateway {
         model.setOutTradeNo(orderNo);
         AlipayTradeQueryRequest request = new AlipayTradeQueryRequest();
         request.setBizModel(model);
-        return call("query", request, response -> AlipayReplies.trade(orderNo, response.getCode(),
+        return call("query", orderNo, request, response -> AlipayReplies.trade(orderNo, response.getCode(),
                 response.getSubCode(), response.getTradeStatus(), response.getTradeNo(), response.getTotalAmount(),
                 response.getSendPayDate()));
     }
@@ -139,7 +152,7 @@ public class AlipayGateway {
         model.setOutTradeNo(orderNo);
         AlipayTradeCloseRequest request = new AlipayTradeCloseRequest();
         request.setBizModel(model);
-        return call("close", request, response -> AlipayReplies.close(response.getCode(), response.getSubCode()));
+        return call("close", orderNo, request, response -> AlipayReplies.close(response.getCode(), response.getSubCode()));
     }
 
     /** Voids the order's QR code even if nobody scanned it yet; a trade paid meanwhile is refunded. */
@@ -148,7 +161,7 @@ public class AlipayGateway {
         model.setOutTradeNo(orderNo);
         AlipayTradeCancelRequest request = new AlipayTradeCancelRequest();
         request.setBizModel(model);
-        return call("cancel", request, response -> AlipayReplies.cancel(response.getCode(), response.getAction()));
+        return call("cancel", orderNo, request, response -> AlipayReplies.cancel(response.getCode(), response.getAction()));
     }
 
     /**
@@ -162,7 +175,7 @@ public class AlipayGateway {
         model.setOutRequestNo(requestNo);
         AlipayTradeRefundRequest request = new AlipayTradeRefundRequest();
         request.setBizModel(model);
-        return call("refund", request, response -> RefundAnswer.of(response.getCode(), response.getSubCode(),
+        return call("refund", orderNo, request, response -> RefundAnswer.of(response.getCode(), response.getSubCode(),
                 response.getSubMsg()));
     }
 
@@ -176,7 +189,7 @@ public class AlipayGateway {
         model.setOutRequestNo(requestNo);
         AlipayTradeFastpayRefundQueryRequest request = new AlipayTradeFastpayRefundQueryRequest();
         request.setBizModel(model);
-        return call("refund_query", request, response -> AlipayReplies.refundMade(response.getCode(),
+        return call("refund_query", orderNo, request, response -> AlipayReplies.refundMade(response.getCode(),
                 response.getSubCode(), response.getRefundStatus(), response.getRefundAmount()));
     }
 
@@ -190,22 +203,33 @@ public class AlipayGateway {
         model.setBillDate(billDate.toString());
         AlipayDataDataserviceBillDownloadurlQueryRequest request = new AlipayDataDataserviceBillDownloadurlQueryRequest();
         request.setBizModel(model);
-        return call("bill", request, response -> AlipayReplies.tradeBill(response.getCode(), response.getSubCode(),
+        return call("bill", null, request, response -> AlipayReplies.tradeBill(response.getCode(), response.getSubCode(),
                 response.getBillDownloadUrl()));
     }
 
     /**
      * Runs the call on the bulkhead and reads its answer; an answer {@code read} cannot make sense of
      * (null) is a refusal (502) unless Alipay asked to try again; that, and a call that does not get through, is
-     * unavailability (503).
+     * unavailability (503). Each call is a client span (method, outcome and Alipay's codes only: never keys,
+     * signatures, QR codes or the buyer's data) and, for an order ({@code orderNo}), an entry of its timeline.
      */
-    private <R extends AlipayResponse, T> Uni<T> call(String method, AlipayRequest<R> request, Function<R, T> read) {
-        return bulkhead.call(() -> {
+    private <R extends AlipayResponse, T> Uni<T> call(String method, String orderNo, AlipayRequest<R> request,
+            Function<R, T> read) {
+        return bulkhead.call(() -> Spans.run(spans.start("alipay " + method, SpanKind.CLIENT), span -> {
             long start = System.nanoTime();
             String outcome = "error";
+            span.setAttribute(RPC_SYSTEM, "alipay");
+            span.setAttribute(RPC_METHOD, request.getApiMethodName());
+            if (orderNo != null) {
+                span.setAttribute(Spans.ORDER_NO, orderNo);
+            }
             try {
                 R response = execute(request);
                 outcome = AlipayReplies.outcome(response.getCode(), response.getSubCode());
+                span.setAttribute(ALIPAY_CODE, String.valueOf(response.getCode()));
+                if (response.getSubCode() != null) {
+                    span.setAttribute(ALIPAY_SUB_CODE, response.getSubCode());
+                }
                 T answer = read.apply(response);
                 if (answer == null) {
                     LOG.warnf("Alipay refused %s: %s / %s: %s", method, response.getCode(), response.getSubCode(),
@@ -223,11 +247,18 @@ public class AlipayGateway {
                 LOG.warnf("Alipay call %s failed: %s", method, rootCause(e));
                 throw PaymentGatewayException.unavailable(method, e);
             } finally {
+                span.setAttribute(ALIPAY_OUTCOME, outcome);
+                if (orderNo != null) {
+                    events.note(orderNo, OrderEvents.Kind.ALIPAY_CALL, outcome, request.getApiMethodName());
+                }
                 callTimer(method, outcome).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
-        }).onFailure(Bulkhead.BulkheadFullException.class).transform(full -> {
+        })).onFailure(Bulkhead.BulkheadFullException.class).transform(full -> {
             // Refused before it reached Alipay: counted too, so that a starved bulkhead shows in the error rate.
             callTimer(method, "bulkhead_full").record(0, TimeUnit.NANOSECONDS);
+            if (orderNo != null) {
+                events.note(orderNo, OrderEvents.Kind.ALIPAY_CALL, "bulkhead_full", request.getApiMethodName());
+            }
             return PaymentGatewayException.unavailable(method, full);
         });
     }

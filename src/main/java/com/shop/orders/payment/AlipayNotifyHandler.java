@@ -11,7 +11,15 @@ import org.jboss.logging.Logger;
 import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
 
+import com.shop.orders.order.OrderEvents;
+import com.shop.orders.order.OrderRepository;
+import com.shop.orders.tracing.Spans;
+import com.shop.orders.tracing.TraceContexts;
+
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -27,13 +35,19 @@ public class AlipayNotifyHandler {
     private final AlipayTrust trust;
     private final AlipayConfig config;
     private final PaymentConfirmation confirmation;
+    private final OrderEvents events;
+    private final OrderRepository orders;
+    private final Spans spans;
     private final MeterRegistry registry;
 
     public AlipayNotifyHandler(AlipayTrust trust, AlipayConfig config, PaymentConfirmation confirmation,
-            MeterRegistry registry) {
+            OrderEvents events, OrderRepository orders, Spans spans, MeterRegistry registry) {
         this.trust = trust;
         this.config = config;
         this.confirmation = confirmation;
+        this.events = events;
+        this.orders = orders;
+        this.spans = spans;
         this.registry = registry;
     }
 
@@ -60,14 +74,26 @@ public class AlipayNotifyHandler {
             return rejected("unreadable", orderNo);
         }
         if (orderNo == null || !status.isPaid()) {
-            return accepted("not_paid");
+            return accepted("not_paid", orderNo, params);
         }
-        return confirmation.confirm(new PaidTrade(orderNo, params.get("trade_no"), amount, null),
-                PaymentConfirmation.Source.NOTIFY)
+        return confirmInCheckoutTrace(new PaidTrade(orderNo, params.get("trade_no"), amount, null))
                 .chain(outcome -> switch (outcome) {
                     case AMOUNT_MISMATCH -> rejected("amount", orderNo);
                     case UNKNOWN_ORDER -> rejected("unknown_order", orderNo);
-                    default -> accepted(outcome.name().toLowerCase());
+                    default -> accepted(outcome.name().toLowerCase(), orderNo, params);
+                });
+    }
+
+    /**
+     * Alipay's notify carries no trace context: the payment is recorded in a span that continues the trace that placed
+     * the order (the checkout it completes), linked to the notify's own request.
+     */
+    private Uni<PaymentConfirmation.Outcome> confirmInCheckoutTrace(PaidTrade trade) {
+        return Panache.withSession(() -> orders.traceParentOf(trade.orderNo()))
+                .chain(placedIn -> {
+                    Span span = spans.startContinuing("payment confirm", SpanKind.INTERNAL, TraceContexts.parse(placedIn));
+                    span.setAttribute(Spans.ORDER_NO, trade.orderNo());
+                    return spans.within(span, () -> confirmation.confirm(trade, PaymentConfirmation.Source.NOTIFY));
                 });
     }
 
@@ -90,19 +116,23 @@ public class AlipayNotifyHandler {
         return false;
     }
 
-    /** {@code orderNo} is named only when the notify's signature was verified. */
+    /** {@code orderNo} is named (and the order's timeline told) only when the notify's signature was verified. */
     private Uni<Boolean> rejected(String reason, String orderNo) {
         if (orderNo == null) {
             LOG.debugf("Alipay notify rejected: %s", reason);
         } else {
             LOG.warnf("Alipay notify for %s rejected: %s", orderNo, reason);
+            events.note(orderNo, OrderEvents.Kind.NOTIFY, "rejected: " + reason, null);
         }
         registry.counter("payments.notify", "result", "rejected", "reason", reason).increment();
         return Uni.createFrom().item(false);
     }
 
-    private Uni<Boolean> accepted(String result) {
+    private Uni<Boolean> accepted(String result, String orderNo, Map<String, String> params) {
         registry.counter("payments.notify", "result", "accepted", "reason", result).increment();
+        if (orderNo != null) {
+            events.note(orderNo, OrderEvents.Kind.NOTIFY, result, params.get("trade_status"));
+        }
         return Uni.createFrom().item(true);
     }
 }

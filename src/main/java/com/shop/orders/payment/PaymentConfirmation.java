@@ -11,6 +11,7 @@ import com.shop.orders.events.OrderPaidEvent;
 import com.shop.orders.events.Outbox;
 import com.shop.orders.inventory.StockService;
 import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderItem;
 import com.shop.orders.order.OrderMetrics;
 import com.shop.orders.order.OrderRepository;
@@ -66,12 +67,13 @@ public class PaymentConfirmation {
     private final PaymentRefunds refunds;
     private final OrderTransitions transitions;
     private final OrderMetrics orderMetrics;
+    private final OrderEvents events;
     private final MeterRegistry registry;
     private final Clock clock;
 
     public PaymentConfirmation(OrderRepository orders, PaymentRepository payments, StockService stock,
             PurchaseAllowances allowances, Outbox outbox, PaymentRefunds refunds, OrderTransitions transitions,
-            OrderMetrics orderMetrics, MeterRegistry registry, Clock clock) {
+            OrderMetrics orderMetrics, OrderEvents events, MeterRegistry registry, Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.stock = stock;
@@ -80,6 +82,7 @@ public class PaymentConfirmation {
         this.refunds = refunds;
         this.transitions = transitions;
         this.orderMetrics = orderMetrics;
+        this.events = events;
         this.registry = registry;
         this.clock = clock;
     }
@@ -108,7 +111,9 @@ public class PaymentConfirmation {
     }
 
     private Uni<Void> recordPayment(Order order, PaidTrade trade, Source source, Instant paidAt) {
-        return orders.items(order.id)
+        return events.record(order.orderNo, OrderEvents.Kind.PAID, source.name(), "by the "
+                + (source == Source.NOTIFY ? "notify" : "trade query") + ", trade " + trade.tradeNo())
+                .chain(() -> orders.items(order.id))
                 .chain(items -> stock.deductAll(items.stream().map(OrderItem::heldStock).toList(),
                         () -> allowances.giveBackPaid(order.memberId)))
                 .chain(() -> payments.markPaid(order.id, trade.tradeNo(), trade.amount(), paidAt))

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 
 import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderNotFoundException;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.order.OrderStatus;
@@ -30,16 +31,19 @@ public class PaymentService {
     private final QrCodeRenderer qrCodes;
     private final QrImageLinks links;
     private final Event<PaymentOffered> offered;
+    private final OrderEvents events;
     private final Clock clock;
 
     public PaymentService(OrderRepository orders, PaymentRepository payments, AlipayGateway alipay,
-            QrCodeRenderer qrCodes, QrImageLinks links, Event<PaymentOffered> offered, Clock clock) {
+            QrCodeRenderer qrCodes, QrImageLinks links, Event<PaymentOffered> offered, OrderEvents events,
+            Clock clock) {
         this.orders = orders;
         this.payments = payments;
         this.alipay = alipay;
         this.qrCodes = qrCodes;
         this.links = links;
         this.offered = offered;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -99,7 +103,8 @@ public class PaymentService {
     private Uni<Void> store(Order order, String qrCode) {
         return Panache.withTransaction(() -> orders.findForUpdate(order.id).chain(current -> current != null
                         && current.isPending()
-                        ? newPayment(order, qrCode).persist()
+                        ? newPayment(order, qrCode).persist().chain(() -> events.record(order.orderNo,
+                                OrderEvents.Kind.QR_OFFERED, "offered", "payable until " + order.payDeadline))
                         : Uni.createFrom().failure(notPayable(order.id, current == null ? null : current.status))))
                 .onFailure(ProblemException.class).call(() -> alipay.cancel(order.orderNo)
                         .onFailure().recoverWithNull().replaceWithVoid())

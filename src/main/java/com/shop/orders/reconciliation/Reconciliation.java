@@ -24,10 +24,14 @@ import com.shop.orders.payment.TradeBillLink;
 import com.shop.orders.payment.TradeQuery;
 import com.shop.orders.refund.FoundRefunds;
 import com.shop.orders.resilience.MutinyBridge;
+import com.shop.orders.tracing.Spans;
 import com.shop.orders.web.ProblemException;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -48,6 +52,7 @@ import io.smallrye.mutiny.Uni;
 public class Reconciliation {
 
     private static final Logger LOG = Logger.getLogger(Reconciliation.class);
+    private static final AttributeKey<String> BILL_DATE = AttributeKey.stringKey("shop.reconciliation.bill_date");
 
     private final ReconciliationStore store;
     private final AlipayGateway alipay;
@@ -55,18 +60,20 @@ public class Reconciliation {
     private final TradeQuery tradeQuery;
     private final BillDownload download;
     private final ReconciliationConfig config;
+    private final Spans spans;
     private final MeterRegistry registry;
     private final Clock clock;
     private final Map<DifferenceKind, AtomicLong> unsettled = new EnumMap<>(DifferenceKind.class);
 
     public Reconciliation(ReconciliationStore store, AlipayGateway alipay, TradeQuery tradeQuery, FoundRefunds foundRefunds,
-            BillDownload download, ReconciliationConfig config, MeterRegistry registry, Clock clock) {
+            BillDownload download, ReconciliationConfig config, Spans spans, MeterRegistry registry, Clock clock) {
         this.store = store;
         this.foundRefunds = foundRefunds;
         this.alipay = alipay;
         this.tradeQuery = tradeQuery;
         this.download = download;
         this.config = config;
+        this.spans = spans;
         this.registry = registry;
         this.clock = clock;
         for (DifferenceKind kind : DifferenceKind.values()) {
@@ -154,8 +161,17 @@ public class Reconciliation {
                 .replaceWithVoid();
     }
 
-    /** The claimed date's run, start to end; it records its own outcome and never fails. */
+    /**
+     * The claimed date's run, start to end, in a span of its own (a trace of its own when the job runs it); it records
+     * its own outcome and never fails.
+     */
     private Uni<Void> reconcile(LocalDate date) {
+        Span span = spans.start("reconciliation", SpanKind.INTERNAL);
+        span.setAttribute(BILL_DATE, date.toString());
+        return spans.within(span, () -> reconcileInSpan(date));
+    }
+
+    private Uni<Void> reconcileInSpan(LocalDate date) {
         AtomicReference<TradeBill> read = new AtomicReference<>();
         return alipay.tradeBill(date)
                 .chain(link -> fetch(link, date))

@@ -7,6 +7,7 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderEvents;
 
 import io.smallrye.mutiny.Uni;
 
@@ -24,9 +25,17 @@ public class RefundBook {
     }
 
     private final RefundConfig config;
+    private final OrderEvents events;
 
-    public RefundBook(RefundConfig config) {
+    public RefundBook(RefundConfig config, OrderEvents events) {
         this.config = config;
+        this.events = events;
+    }
+
+    /** How the timeline names a refund: its request number (or cause), amount and cause. */
+    static String describe(Refund refund) {
+        return (refund.outRequestNo == null ? "refund" : refund.outRequestNo) + ": " + refund.amount.toPlainString()
+                + " (" + refund.cause + ")";
     }
 
     Uni<Refund> open(Order order, NewRefund spec, Instant now) {
@@ -43,7 +52,9 @@ public class RefundBook {
         refund.requestedAt = now;
         // Left to the caller, which sends it now; the settler takes it only if that attempt never reports back.
         refund.nextAttemptAt = now.plus(config.claimLease());
-        return refund.<Refund>persist().call(() -> persistRestock(refund, spec.restock()));
+        return refund.<Refund>persist().call(() -> persistRestock(refund, spec.restock()))
+                .call(() -> events.record(order.orderNo, OrderEvents.Kind.REFUND, RefundStatus.PENDING.name(),
+                        describe(refund)));
     }
 
     private static Uni<Void> persistRestock(Refund refund, List<RefundRequest.Restock> restock) {

@@ -15,6 +15,7 @@ import com.shop.orders.inventory.StockLine;
 import com.shop.orders.inventory.StockRestocked;
 import com.shop.orders.inventory.StockService;
 import com.shop.orders.order.Order;
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.order.OrderStatus;
 import com.shop.orders.order.PurchaseAllowances;
@@ -52,11 +53,12 @@ public class RefundOutcomes {
     private final RefundMetrics metrics;
     private final Event<StockRestocked> restocked;
     private final Backoff backoff;
+    private final OrderEvents events;
     private final Clock clock;
 
     public RefundOutcomes(RefundRepository refunds, RefundBook book, OrderRepository orders, PaymentRepository payments,
             StockService stock, PurchaseAllowances allowances, Outbox outbox, RefundMetrics metrics,
-            Event<StockRestocked> restocked, RefundConfig config, Clock clock) {
+            Event<StockRestocked> restocked, RefundConfig config, OrderEvents events, Clock clock) {
         this.refunds = refunds;
         this.book = book;
         this.orders = orders;
@@ -67,6 +69,7 @@ public class RefundOutcomes {
         this.metrics = metrics;
         this.restocked = restocked;
         this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
+        this.events = events;
         this.clock = clock;
     }
 
@@ -105,7 +108,9 @@ public class RefundOutcomes {
         refund.completedAt = at;
         refund.nextAttemptAt = null;
         refund.lastError = null;
-        return payments.addRefund(order.id, refund.amount, at)
+        return events.record(order.orderNo, OrderEvents.Kind.REFUND, RefundStatus.SUCCEEDED.name(),
+                RefundBook.describe(refund))
+                .chain(() -> payments.addRefund(order.id, refund.amount, at))
                 .chain(payment -> {
                     boolean full = payment.status == PaymentStatus.REFUNDED;
                     return (full && order.status == OrderStatus.PAID ? orders.markRefunded(order.id, at)
@@ -142,7 +147,9 @@ public class RefundOutcomes {
     public Uni<Void> refused(Refund refund, RefundAnswer answer) {
         String code = answer.subCode() != null ? answer.subCode() : answer.code();
         return Panache.withTransaction(() -> refunds.markFailed(refund.id, code, bounded(answer.reason(), 256),
-                clock.instant()))
+                clock.instant())
+                .call(won -> won ? events.record(refund.orderNo, OrderEvents.Kind.REFUND, RefundStatus.FAILED.name(),
+                        RefundBook.describe(refund) + ", Alipay: " + code) : Uni.createFrom().voidItem()))
                 .invoke(won -> {
                     if (won) {
                         metrics.completed(refund.cause, RefundStatus.FAILED);

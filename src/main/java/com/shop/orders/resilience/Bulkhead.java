@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Gauge;
+import io.opentelemetry.context.Context;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 
@@ -39,18 +40,21 @@ public final class Bulkhead {
                 .description("Calls waiting for a thread of the bulkhead").register(registry);
     }
 
-    /** Runs {@code call} on the bulkhead; the item comes back on the caller's Vert.x context. */
+    /**
+     * Runs {@code call} on the bulkhead, in the caller's trace context (its spans are children of the caller's); the
+     * item comes back on the caller's Vert.x context.
+     */
     public <T> Uni<T> call(Supplier<T> call) {
         Uni<T> onPool = Uni.createFrom().emitter(emitter -> {
             Future<?> task;
             try {
-                task = executor.submit(() -> {
+                task = executor.submit(Context.current().wrap(() -> {
                     try {
                         emitter.complete(call.get());
                     } catch (Throwable failure) {
                         emitter.fail(failure);
                     }
-                });
+                }));
             } catch (RejectedExecutionException e) {
                 emitter.fail(new BulkheadFullException(name));
                 return;

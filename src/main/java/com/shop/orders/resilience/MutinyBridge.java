@@ -37,7 +37,11 @@ public final class MutinyBridge {
      * never an event loop.
      */
     public static <T> T await(Supplier<Uni<T>> pipeline, Duration timeout) throws Throwable {
-        return VertxContextSupport.subscribeAndAwait(() -> pipeline.get().ifNoItem().after(timeout).fail());
+        io.opentelemetry.context.Context trace = io.opentelemetry.context.Context.current();
+        return VertxContextSupport.subscribeAndAwait(() -> {
+            carry(trace);
+            return pipeline.get().ifNoItem().after(timeout).fail();
+        });
     }
 
     /**
@@ -48,8 +52,12 @@ public final class MutinyBridge {
     public static <T> void start(Vertx vertx, Supplier<Uni<T>> pipeline, Consumer<T> onItem,
             Consumer<Throwable> onFailure) {
         Context current = Vertx.currentContext();
+        io.opentelemetry.context.Context trace = io.opentelemetry.context.Context.current();
         ownContext(current == null ? vertx.getOrCreateContext() : current)
-                .runOnContext(ignored -> Uni.createFrom().<T>deferred(pipeline::get).subscribe().with(onItem, onFailure));
+                .runOnContext(ignored -> {
+                    carry(trace);
+                    Uni.createFrom().<T>deferred(pipeline::get).subscribe().with(onItem, onFailure);
+                });
     }
 
     /**
@@ -58,8 +66,28 @@ public final class MutinyBridge {
      * orders at once) each need their own context.
      */
     public static <T> Uni<T> onOwnContext(Supplier<Uni<T>> pipeline) {
+        return Uni.createFrom().deferred(() -> onOwnContext(io.opentelemetry.context.Context.current(), pipeline));
+    }
+
+    /** {@link #onOwnContext(Supplier)} in the given trace context (a span of the pipeline's own, say). */
+    public static <T> Uni<T> onOwnContext(io.opentelemetry.context.Context trace, Supplier<Uni<T>> pipeline) {
         return backOnContext(Uni.createFrom().emitter(emitter -> ownContext(Vertx.currentContext())
-                .runOnContext(ignored -> pipeline.get().subscribe().with(emitter::complete, emitter::fail))));
+                .runOnContext(ignored -> {
+                    carry(trace);
+                    pipeline.get().subscribe().with(emitter::complete, emitter::fail);
+                })));
+    }
+
+    /**
+     * Makes the caller's trace context the current one of the new Vert.x context the pipeline runs on, so that its
+     * spans (SQL, Redis, Alipay) are children of the caller's. Never closed on purpose: it lives and ends with that
+     * duplicated context, which is the pipeline's alone.
+     */
+    @SuppressWarnings("resource")
+    private static void carry(io.opentelemetry.context.Context trace) {
+        if (trace != io.opentelemetry.context.Context.root()) {
+            trace.makeCurrent();
+        }
     }
 
     /** A new duplicated context beside {@code base}, marked safe for Hibernate Reactive. */

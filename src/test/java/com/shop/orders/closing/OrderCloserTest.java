@@ -36,7 +36,7 @@ class OrderCloserTest {
     @Test
     void anOrderBeforeItsDeadlineIsNotDueAndAlipayIsNotAsked() throws Exception {
         int orderId = placeOrder(newMemberToken(), TestDb.newSku(5, "1.00"), 1);
-        assertEquals(OrderCloser.Outcome.NOT_DUE, OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
+        assertEquals(OrderCloser.Outcome.NOT_DUE, closeIfOverdue(orderId));
         verify(trades, never()).close(anyLong(), anyString());
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
     }
@@ -47,8 +47,8 @@ class OrderCloserTest {
         int orderId = overdueOrder(sku, 2);
         when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().item(TradeCloser.Closure.CLOSED));
 
-        assertEquals(OrderCloser.Outcome.CLOSED, OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
-        assertEquals(OrderCloser.Outcome.ALREADY_DECIDED, OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
+        assertEquals(OrderCloser.Outcome.CLOSED, closeIfOverdue(orderId));
+        assertEquals(OrderCloser.Outcome.ALREADY_DECIDED, closeIfOverdue(orderId));
         assertEquals("CLOSED", TestDb.orderStatus(orderId));
         assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
     }
@@ -60,7 +60,7 @@ class OrderCloserTest {
         // TradeCloser recorded the payment (PAID) before answering.
         when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().item(TradeCloser.Closure.PAID));
 
-        assertEquals(OrderCloser.Outcome.PAID, OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
+        assertEquals(OrderCloser.Outcome.PAID, closeIfOverdue(orderId));
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
         assertEquals(new TestDb.SkuRow(5, 2), TestDb.sku(sku));
     }
@@ -74,7 +74,7 @@ class OrderCloserTest {
                 Uni.createFrom().item(TradeCloser.Closure.CLOSED));
         when(trades.offeredSince(anyLong())).thenReturn(Uni.createFrom().item(true));
 
-        assertEquals(OrderCloser.Outcome.CLOSED, OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
+        assertEquals(OrderCloser.Outcome.CLOSED, closeIfOverdue(orderId));
         verify(trades, org.mockito.Mockito.times(2)).close(anyLong(), anyString());
         assertEquals("CLOSED", TestDb.orderStatus(orderId));
         assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
@@ -86,7 +86,7 @@ class OrderCloserTest {
         int orderId = overdueOrder(sku, 2);
         when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().failure(new IllegalStateException("down")));
 
-        assertThrows(IllegalStateException.class, () -> OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId))));
+        assertThrows(IllegalStateException.class, () -> closeIfOverdue(orderId));
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
         assertEquals(new TestDb.SkuRow(5, 2), TestDb.sku(sku));
     }
@@ -116,5 +116,9 @@ class OrderCloserTest {
         PaymentGatewayExceptionForTest() {
             super(503, "Payment provider unavailable", "Alipay could not be reached for close; try again shortly");
         }
+    }
+
+    private OrderCloser.Outcome closeIfOverdue(int orderId) throws Exception {
+        return OnVertx.await(() -> closer.closeIfOverdue(orderNo(orderId), OrderCloser.By.EXPIRY_MESSAGE));
     }
 }

@@ -121,7 +121,7 @@ class ExpiryFaultsTest {
             List<Callable<Object>> racers = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 racers.add(() -> OnVertx.await(() -> handler.onExpiry(no)));
-                racers.add(() -> OnVertx.await(() -> closer.closeIfOverdue(no)));
+                racers.add(() -> OnVertx.await(() -> closer.closeIfOverdue(no, OrderCloser.By.EXPIRY_MESSAGE)));
             }
             Concurrently.run(8, racers);
         } finally {

@@ -23,8 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.payment.TradeQuery;
+import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.trace.TracerProvider;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -52,7 +54,8 @@ class PaymentProbeTest {
         when(query.concurrency()).thenReturn(2);
         when(query.waitingMax()).thenReturn(1000);
         when(budget.mayBeDue(anyString(), any(), any())).thenReturn(true);
-        probe = new PaymentProbe(budget, trades, config, registry, Clock.fixed(NOW, ZoneOffset.UTC), vertx);
+        probe = new PaymentProbe(budget, trades, config, registry, Clock.fixed(NOW, ZoneOffset.UTC), vertx,
+                new Spans(TracerProvider.noop().get("test")));
     }
 
     @AfterEach

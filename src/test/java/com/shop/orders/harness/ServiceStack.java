@@ -149,6 +149,8 @@ public final class ServiceStack implements AutoCloseable {
         env.put("JWT_ISSUER", tokens.issuer());
         env.put("JWT_AUDIENCE", tokens.audience());
         env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
+        // No collector here: tracing off unless a caller's settings turn it on (the benchmark's tracing phase).
+        env.put("OTEL_SDK_DISABLED", "true");
         Map<String, String> settings = replicaSettings;
         settings.putAll(timings.serviceSettings());
         // The order streams and the benchmark hold far more unpaid orders per member than a shop allows; the

@@ -20,9 +20,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * test: its own database, the Alipay sandbox as a server of its own with fresh keys, served over HTTPS as Alipay's
  * gateway is (under a test CA that the service is given as its truststore, so that the TLS client path of the
  * Alipay SDK runs in the packaged service, on the JVM and native), the app in Alipay's certificate mode with the
- * certificates given as files (public-key mode runs packaged in the fault suite and the benchmark), and a JWT key pair
+ * certificates given as files (public-key mode runs packaged in the fault suite and the benchmark), a JWT key pair
  * of the test's (the service verifies with the public half, the test signs member tokens with the private
- * half). Redis and RocketMQ come from the suite's other resources.
+ * half), and an OTLP receiver that the service exports every trace to. Redis and RocketMQ come from the suite's
+ * other resources.
  */
 public class PackagedServiceResource implements QuarkusTestResourceLifecycleManager {
 
@@ -31,6 +32,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
 
     private static SandboxServer sandbox;
     private static MemberTokens tokens;
+    private static OtlpReceiver traces;
 
     @Override
     public Map<String, String> start() {
@@ -72,6 +74,11 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             // would call Alipay in the middle of tests that count what Alipay answered. The fault suite runs it.
             config.put("shop.reconciliation.scheduled", "false");
             config.putAll(tls.clientTrustProperties());
+            // Every trace kept and exported to the test's own OTLP receiver within a fraction of a second.
+            traces = OtlpReceiver.start();
+            config.put("quarkus.otel.exporter.otlp.traces.endpoint", traces.endpoint());
+            config.put("quarkus.otel.traces.sampler.arg", "1.0");
+            config.put("quarkus.otel.bsp.schedule.delay", "200ms");
             return config;
         } catch (Exception e) {
             throw new IllegalStateException("Could not prepare the packaged service's test environment", e);
@@ -84,6 +91,10 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             sandbox.close();
             sandbox = null;
         }
+        if (traces != null) {
+            traces.close();
+            traces = null;
+        }
     }
 
     private static String write(Path file, String pem) throws IOException {
@@ -92,6 +103,11 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
 
     public static SandboxServer sandbox() {
         return sandbox;
+    }
+
+    /** What the service exported: every trace (sampler ratio 1). */
+    public static OtlpReceiver traces() {
+        return traces;
     }
 
     /** A member token as the shop's identity provider would issue it. */
