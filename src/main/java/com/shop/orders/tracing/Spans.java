@@ -3,6 +3,9 @@ package com.shop.orders.tracing;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.shop.orders.resilience.MutinyBridge;
 
@@ -13,6 +16,7 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
@@ -37,6 +41,12 @@ public class Spans {
     }
 
     private final Tracer tracer;
+
+    /** With tracing off (OTEL_SDK_DISABLED), no span at all: nothing would be exported, no trace id is worth showing. */
+    @Inject
+    public Spans(Tracer tracer, @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean off) {
+        this(off ? TracerProvider.noop().get("order-service") : tracer);
+    }
 
     public Spans(Tracer tracer) {
         this.tracer = tracer;
