@@ -50,6 +50,11 @@ final class CpuMeter {
         return ms;
     }
 
+    /** CPU milliseconds a process has used so far; 0 when it cannot be read. */
+    static double processMs(long pid) {
+        return processTicks(pid) * MS_PER_TICK;
+    }
+
     /** utime + stime of a process, in ticks; 0 when it cannot be read. */
     private static long processTicks(long pid) {
         try {

@@ -149,9 +149,10 @@ public final class ServiceStack implements AutoCloseable {
         env.put("JWT_ISSUER", tokens.issuer());
         env.put("JWT_AUDIENCE", tokens.audience());
         env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
-        // No collector here: tracing off unless a caller's settings turn it on (the benchmark's tracing phase).
-        env.put("OTEL_SDK_DISABLED", "true");
         Map<String, String> settings = replicaSettings;
+        // No collector here: tracing off unless a caller's settings turn it on (the benchmark's tracing phase). A
+        // setting, not OTEL_SDK_DISABLED: the OpenTelemetry SDK reads that variable itself, whatever a setting says.
+        settings.put("quarkus.otel.sdk.disabled", "true");
         settings.putAll(timings.serviceSettings());
         // The order streams and the benchmark hold far more unpaid orders per member than a shop allows; the
         // allowances are kept all the same (Invariants checks them), only this cap is off unless a caller sets it.

@@ -1,0 +1,131 @@
+package com.shop.orders.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.shop.orders.harness.ServiceProcess;
+import com.shop.orders.testsupport.OtlpReceiver;
+
+/**
+ * Phase 8: what tracing costs. Three instances of the service, alike but for tracing (off; on, keeping 10 % of new
+ * traces; on, keeping all), export to an OTLP/HTTP collector in the benchmark's process; each is warmed up, then
+ * placement at 32 connections runs on each in interleaved rounds (the order rotating; more and longer rounds than the
+ * placement phase's, as the difference sought is small against this host's noise), and the figure is the service's
+ * own CPU milliseconds per placed order (from /proc), median of the rounds.
+ */
+final class TracingPhase {
+
+    static final String NAME = "8 tracing cost";
+    private static final int CONNECTIONS = 32;
+
+    private record Variant(String name, Map<String, String> settings) {
+    }
+
+    private final Bench bench;
+    private final Clearance clearance;
+
+    TracingPhase(Bench bench) {
+        this.bench = bench;
+        this.clearance = new Clearance(bench);
+    }
+
+    void run() {
+        BenchSize size = bench.size();
+        Map<String, Object> figures = bench.results().phase(NAME);
+        Catalog.Range skus = bench.catalog().create(size.spreadSkus(), 100_000_000);
+        try (OtlpReceiver collector = start()) {
+            List<Variant> variants = List.of(
+                    new Variant("off", Map.of("quarkus.otel.sdk.disabled", "true")),
+                    traced("ratio 0.1", "0.1", collector),
+                    traced("ratio 1.0", "1.0", collector));
+            Map<String, ServiceProcess> instances = new LinkedHashMap<>();
+            try {
+                for (Variant variant : variants) {
+                    ServiceProcess instance = bench.stack().addReplica("tracing-" + variant.name().replace(' ', '-'),
+                            bench.service().artifact(), variant.settings());
+                    instance.start();
+                    instances.put(variant.name(), instance);
+                }
+                for (Variant variant : variants) {
+                    Progress.say("  warm-up of tracing %s: %d s of placement at %d connections", variant.name(),
+                            size.placementWarmUp().toSeconds(), CONNECTIONS);
+                    wrk(instances.get(variant.name())).place(CONNECTIONS, size.placementWarmUp(), skus.from(), skus.to());
+                }
+                clearance.cancelPending();
+                Map<String, List<Double>> cpu = new LinkedHashMap<>();
+                Map<String, List<Double>> rates = new LinkedHashMap<>();
+                variants.forEach(variant -> {
+                    cpu.put(variant.name(), new ArrayList<>());
+                    rates.put(variant.name(), new ArrayList<>());
+                });
+                int rounds = size.rounds() + 2;
+                java.time.Duration length = size.roundLength().multipliedBy(2);
+                for (int round = 0; round < rounds; round++) {
+                    for (int i = 0; i < variants.size(); i++) {
+                        Variant variant = variants.get((i + round) % variants.size());
+                        ServiceProcess instance = instances.get(variant.name());
+                        double before = CpuMeter.processMs(instance.pid());
+                        Wrk.Run run = wrk(instance).place(CONNECTIONS, length, skus.from(), skus.to());
+                        long placed = Math.max(1, run.status(201));
+                        cpu.get(variant.name()).add(Stats.round((CpuMeter.processMs(instance.pid()) - before) / placed, 3));
+                        rates.get(variant.name()).add(Stats.round(run.perSecond(201), 1));
+                        if (run.unexpected(201) > 0) {
+                            bench.results().problem("tracing " + variant.name() + ": " + run.unexpected(201)
+                                    + " answers other than 201 " + run.statuses());
+                        }
+                        Progress.say("  tracing %s, round %d: %.0f orders/s, service %.2f CPU ms per order", variant.name(),
+                                round + 1, run.perSecond(201), cpu.get(variant.name()).get(round));
+                        clearance.cancelPending();
+                    }
+                }
+                report(figures, cpu, rates, collector);
+            } finally {
+                instances.values().forEach(ServiceProcess::close);
+            }
+        }
+    }
+
+    private void report(Map<String, Object> figures, Map<String, List<Double>> cpu, Map<String, List<Double>> rates,
+            OtlpReceiver collector) {
+        figures.put("connections", CONNECTIONS);
+        figures.put("serviceCpuMsPerOrder", cpu);
+        figures.put("ordersPerSecond", rates);
+        figures.put("spansReceived", collector.spans().size());
+        double off = Stats.median(cpu.get("off"));
+        double tenth = Stats.median(cpu.get("ratio 0.1"));
+        double all = Stats.median(cpu.get("ratio 1.0"));
+        bench.results().info(NAME, "service CPU ms per placed order, " + CONNECTIONS + " conns (median of rounds)",
+                String.format("off %.2f, ratio 0.1 %.2f, ratio 1.0 %.2f", off, tenth, all));
+        bench.results().verdict(NAME, "CPU per order at ratio 0.1 over tracing off",
+                String.format("%+.1f %%", (tenth / off - 1) * 100), "<= +10 %", tenth <= off * 1.10);
+        bench.results().info(NAME, "CPU per order at ratio 1.0 over tracing off", String.format("%+.1f %%", (all / off - 1) * 100));
+        if (collector.spans().isEmpty()) {
+            bench.results().problem("tracing: the collector received no span from the traced instances");
+        }
+        bench.results().chart(Svg.bars("Service CPU per placed order by tracing (medians of interleaved rounds)",
+                "CPU ms per order", List.of("off", "ratio 0.1", "ratio 1.0"),
+                List.of(new Svg.Series("service", List.of(off, tenth, all)))));
+    }
+
+    private static Variant traced(String name, String ratio, OtlpReceiver collector) {
+        return new Variant(name, Map.of("quarkus.otel.sdk.disabled", "false",
+                "quarkus.otel.exporter.otlp.traces.endpoint", collector.endpoint(),
+                "quarkus.otel.traces.sampler.arg", ratio));
+    }
+
+    private Wrk wrk(ServiceProcess instance) {
+        return bench.wrk().with(bench.tokens(), instance.apiUrl());
+    }
+
+    private static OtlpReceiver start() {
+        try {
+            return OtlpReceiver.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
