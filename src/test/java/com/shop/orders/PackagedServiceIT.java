@@ -391,8 +391,10 @@ class PackagedServiceIT {
                 assertTrue(check.isRoot(), check.toString());
                 assertEquals(java.util.List.of(traceId), check.linkedTraceIds(), check.toString());
             }
-            assertTrue(checks.stream().anyMatch(check -> "COMMIT_MESSAGE".equals(check.attribute("shop.expiry.answer"))
-                    && "pay deadline passed".equals(check.attribute("shop.expiry.reason"))), checks.toString());
+            // Committed at the deadline, or (this broker's check limit is short) at the limit just before it, when the
+            // consumer finds the deadline passed by the time the message arrives.
+            assertTrue(checks.stream().anyMatch(check -> "COMMIT_MESSAGE".equals(check.attribute("shop.expiry.answer"))),
+                    checks.toString());
             // A message committed before the deadline (the broker's check limit near) is renewed, not closed: the
             // close is the consumer span whose trace holds the order's Alipay calls and the SQL of the close.
             java.util.List<OtlpReceiver.ReceivedSpan> processed = all.stream().filter(span -> span.name().equals(
