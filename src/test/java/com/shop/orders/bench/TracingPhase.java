@@ -11,6 +11,7 @@ import java.util.Map;
 
 import com.shop.orders.harness.ServiceProcess;
 import com.shop.orders.testsupport.OtlpReceiver;
+import com.shop.orders.testsupport.Pause;
 
 /**
  * Phase 8: what tracing costs. Three instances of the service, alike but for tracing (off; on, keeping 10 % of new
@@ -128,12 +129,7 @@ final class TracingPhase {
         double busyMs = Double.MAX_VALUE;
         while (busyMs > 100 && System.nanoTime() < deadline) {
             double before = cpuMs(instances);
-            try {
-                Thread.sleep(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            Pause.of(Duration.ofSeconds(1));
             busyMs = cpuMs(instances) - before;
         }
         if (busyMs > 100) {
