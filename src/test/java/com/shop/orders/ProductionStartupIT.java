@@ -39,6 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.shop.orders.sandbox.CertificateIssuer;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.MemberTokens;
+import com.shop.orders.testsupport.OtlpReceiver;
 import com.shop.orders.testsupport.PackagedArtifact;
 
 /**
@@ -46,7 +47,7 @@ import com.shop.orders.testsupport.PackagedArtifact;
  * line which environment variable to fix (in Alipay's certificate mode too: an expired certificate and one of
  * another authority; every refusal of that mode: AlipayCertificateCheckTest), and starts without its optional
  * dependencies (Redis, the RocketMQ name server), ready to take orders, in certificate mode with the certificates
- * as content and as files, and with tracing on while its collector hangs.
+ * as content and as files, with tracing on while its collector hangs, and with requests sampled before their span.
  */
 class ProductionStartupIT {
 
@@ -200,53 +201,112 @@ class ProductionStartupIT {
      */
     @Test
     void anUnansweringCollectorNeverHoldsUpAnOrder() throws Exception {
-        MemberTokens tokens = MemberTokens.generate(Files.createTempDirectory("collector-down-jwt"));
-        Map<String, String> env = new HashMap<>(valid);
-        env.put("REDIS_URL", "redis://127.0.0.1:" + freePort());
-        env.put("ROCKETMQ_NAMESRV", "127.0.0.1:" + freePort());
-        env.put("JWT_ISSUER", tokens.issuer());
-        env.put("JWT_AUDIENCE", tokens.audience());
-        env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
-        env.put("OTEL_TRACES_SAMPLER_ARG", "1.0");
-        try (Blackhole collector = Blackhole.open()) {
-            env.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.port());
+        try (Blackhole collector = Blackhole.open();
+                TracedService service = TracedService.start("collector-down", "http://127.0.0.1:" + collector.port(),
+                        "1.0")) {
+            long sku = newSku(100_000);
+            // Far more spans than the exporter's queue holds (each order makes several), while it hangs.
+            List<Long> millis = Concurrently.run(8, IntStream.range(0, 500).<Callable<Long>> mapToObj(i -> () -> {
+                long start = System.nanoTime();
+                HttpResponse<String> placed = service.place("collector-down-" + i, sku, null);
+                assertEquals(201, placed.statusCode(), placed.body());
+                return (System.nanoTime() - start) / 1_000_000;
+            }).toList());
+            List<Long> sorted = millis.stream().sorted().toList();
+            long p99 = sorted.get(sorted.size() * 99 / 100);
+            assertTrue(p99 < 2_000, "placement p99 " + p99 + " ms while the collector hangs");
+            assertTrue(collector.connections() > 0, "the exporter never tried the collector");
+            assertEquals(200, status(service.management(), "/q/health/ready"));
+            assertTrue(service.process().isAlive(), Files.readString(service.log()));
+        } finally {
+            removeOrdersOf("collector-down-");
+        }
+    }
+
+    /**
+     * At a ratio of 0 a request that starts a trace is served without a span (the decision is taken before Quarkus's
+     * instrumentation builds one), and one that continues a caller's sampled trace is traced in full, its SQL with it.
+     */
+    @Test
+    void aRequestNotDrawnIsServedUntracedAndOneInASampledTraceIsTracedInFull() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                TracedService service = TracedService.start("unsampled", receiver.endpoint(), "0.0")) {
+            long sku = newSku(1_000);
+            for (int i = 0; i < 20; i++) {
+                HttpResponse<String> placed = service.place("unsampled-" + i, sku, null);
+                assertEquals(201, placed.statusCode(), placed.body());
+            }
+            String traceId = java.util.UUID.randomUUID().toString().replace("-", "");
+            HttpResponse<String> traced = service.place("unsampled-traced", sku, "00-" + traceId + "-00f067aa0ba902b7-01");
+            assertEquals(201, traced.statusCode(), traced.body());
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> receiver.trace(traceId).stream()
+                    .anyMatch(span -> span.kind().equals("SPAN_KIND_SERVER")));
+            List<OtlpReceiver.ReceivedSpan> trace = receiver.trace(traceId);
+            assertTrue(trace.stream().anyMatch(span -> span.kind().equals("SPAN_KIND_CLIENT")
+                    && span.attributes().keySet().stream().anyMatch(key -> key.startsWith("db."))),
+                    "SQL in the sampled trace: " + trace);
+            List<OtlpReceiver.ReceivedSpan> otherRequests = receiver.spans().stream()
+                    .filter(span -> span.kind().equals("SPAN_KIND_SERVER") && !span.traceId().equals(traceId)).toList();
+            assertEquals(List.of(), otherRequests, "requests not drawn at a ratio of 0");
+        } finally {
+            removeOrdersOf("unsampled-");
+        }
+    }
+
+    /**
+     * The packaged service with tracing on, exporting to {@code endpoint}, without Redis and a name server (not
+     * needed to place orders), and its own members' tokens.
+     */
+    private record TracedService(Process process, int http, int management, Path log, MemberTokens tokens)
+            implements AutoCloseable {
+
+        static TracedService start(String name, String endpoint, String ratio) throws Exception {
+            MemberTokens tokens = MemberTokens.generate(Files.createTempDirectory(name + "-jwt"));
+            Map<String, String> env = new HashMap<>(valid);
+            env.put("REDIS_URL", "redis://127.0.0.1:" + freePort());
+            env.put("ROCKETMQ_NAMESRV", "127.0.0.1:" + freePort());
+            env.put("JWT_ISSUER", tokens.issuer());
+            env.put("JWT_AUDIENCE", tokens.audience());
+            env.put("JWT_PUBLIC_KEY_LOCATION", tokens.publicKeyFile().toString());
+            env.put("OTEL_TRACES_SAMPLER_ARG", ratio);
+            env.put("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint);
             int http = freePort();
             int management = freePort();
-            Path log = Files.createTempFile("collector-down-", ".log");
+            Path log = Files.createTempFile(name + "-", ".log");
             ProcessBuilder builder = new ProcessBuilder(SERVICE.command(Map.of()))
                     .redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(env);
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(http));
             builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(management));
-            Process service = builder.start();
+            TracedService service = new TracedService(builder.start(), http, management, log, tokens);
             try {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                         .until(() -> status(management, "/q/health/ready") == 200);
-                long sku = newSku(100_000);
-                // Far more spans than the exporter's queue holds (each order makes several), while it hangs.
-                List<Long> millis = Concurrently.run(8, IntStream.range(0, 500).<Callable<Long>> mapToObj(i -> () -> {
-                    long start = System.nanoTime();
-                    HttpResponse<String> placed = HTTP.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + http + "/api/orders"))
-                            .header("Authorization", "Bearer " + tokens.token("collector-down-" + i))
-                            .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + sku
-                                    + ",\"quantity\":1}]}")).timeout(Duration.ofSeconds(10)).build(),
-                            HttpResponse.BodyHandlers.ofString());
-                    assertEquals(201, placed.statusCode(), placed.body());
-                    return (System.nanoTime() - start) / 1_000_000;
-                }).toList());
-                List<Long> sorted = millis.stream().sorted().toList();
-                long p99 = sorted.get(sorted.size() * 99 / 100);
-                assertTrue(p99 < 2_000, "placement p99 " + p99 + " ms while the collector hangs");
-                assertTrue(collector.connections() > 0, "the exporter never tried the collector");
-                assertEquals(200, status(management, "/q/health/ready"));
-                assertTrue(service.isAlive(), Files.readString(log));
-            } finally {
-                service.destroy();
-                service.waitFor(30, TimeUnit.SECONDS);
-                removeOrdersOf("collector-down-");
+                return service;
+            } catch (RuntimeException | Error e) {
+                service.close();
+                throw e;
             }
+        }
+
+        /** Places an order of one unit, in the caller's trace when {@code traceparent} is given. */
+        HttpResponse<String> place(String member, long sku, String traceparent) throws Exception {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/api/orders"))
+                    .header("Authorization", "Bearer " + tokens.token(member))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"items\":[{\"skuId\":" + sku + ",\"quantity\":1}]}"))
+                    .timeout(Duration.ofSeconds(10));
+            if (traceparent != null) {
+                request.header("traceparent", traceparent);
+            }
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            process.waitFor(30, TimeUnit.SECONDS);
         }
     }
 

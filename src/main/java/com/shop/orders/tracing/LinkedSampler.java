@@ -1,6 +1,7 @@
 package com.shop.orders.tracing;
 
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.inject.Singleton;
 
@@ -23,18 +24,27 @@ import io.quarkus.arc.Unremovable;
  * paid its order) is kept when one of them was, so that an order's whole life is kept or dropped together;</li>
  * <li>a client call outside any trace (a background job's SQL statement or Redis command) is not kept: the work worth
  * tracing runs inside a span of its own;</li>
- * <li>any other new trace (a request, the sweep, the reconciliation) is kept at the ratio
- * {@code quarkus.otel.traces.sampler.arg} (OTEL_TRACES_SAMPLER_ARG).</li>
+ * <li>a request that starts a new trace was drawn at the ratio before its span was built ({@link #drawsNewRequest},
+ * asked by {@link SampleBeforeInstrumenting}), so its server span is kept;</li>
+ * <li>any other new trace (the sweep, the reconciliation) is kept at the ratio {@code quarkus.otel.traces.sampler.arg}
+ * (OTEL_TRACES_SAMPLER_ARG).</li>
  * </ul>
  */
 @Singleton
 @Unremovable
 public class LinkedSampler implements Sampler {
 
+    private final double ratio;
     private final Sampler parentOrRatio;
 
     public LinkedSampler(@ConfigProperty(name = "quarkus.otel.traces.sampler.arg", defaultValue = "1.0") double ratio) {
+        this.ratio = ratio;
         this.parentOrRatio = Sampler.parentBased(Sampler.traceIdRatioBased(ratio));
+    }
+
+    /** Whether a request that starts a new trace is traced: true at the ratio, drawn before anything is built for it. */
+    public boolean drawsNewRequest() {
+        return ratio >= 1.0 || ThreadLocalRandom.current().nextDouble() < ratio;
     }
 
     @Override
@@ -47,6 +57,9 @@ public class LinkedSampler implements Sampler {
             }
             if (spanKind == SpanKind.CLIENT) {
                 return SamplingResult.drop();
+            }
+            if (spanKind == SpanKind.SERVER) {
+                return SamplingResult.recordAndSample();
             }
         }
         return parentOrRatio.shouldSample(parentContext, traceId, name, spanKind, attributes, parentLinks);

@@ -22,8 +22,18 @@ class LinkedSamplerTest {
 
     @Test
     void aNewTraceIsKeptAtTheRatio() {
-        assertTrue(new RecordedSpans(1.0).spans().start("request", SpanKind.SERVER).isRecording());
-        assertFalse(new RecordedSpans(0.0).spans().start("request", SpanKind.SERVER).isRecording());
+        assertTrue(new RecordedSpans(1.0).spans().start("expiry sweep", SpanKind.INTERNAL).isRecording());
+        assertFalse(new RecordedSpans(0.0).spans().start("expiry sweep", SpanKind.INTERNAL).isRecording());
+    }
+
+    @Test
+    void aRequestIsDrawnAtTheRatioBeforeItsSpanIsBuiltAndTheSpanThenKept() {
+        assertTrue(new LinkedSampler(1.0).drawsNewRequest());
+        assertFalse(new LinkedSampler(0.0).drawsNewRequest());
+        LinkedSampler tenth = new LinkedSampler(0.1);
+        long drawn = java.util.stream.IntStream.range(0, 100_000).filter(i -> tenth.drawsNewRequest()).count();
+        assertTrue(drawn > 9_000 && drawn < 11_000, drawn + " of 100,000 requests drawn at 0.1");
+        assertTrue(new RecordedSpans(0.0).spans().start("POST /api/orders", SpanKind.SERVER).isRecording());
     }
 
     @Test
