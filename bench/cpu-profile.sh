@@ -8,6 +8,8 @@
 #   ./mvnw package -Dnative -DskipTests "-Dquarkus.native.additional-build-args-append=-H:-StripDebugInfo,-H:-DeleteLocalSymbols"
 #   ./mvnw package -DskipTests     # the jar beside it; target/ keeps both
 # The jar's JIT-compiled code is named through the perf map the JVM writes at exit (-XX:+DumpPerfMapAtExit).
+# PERF_CALL_GRAPH=1 records call stacks too (perf record -g; the executable needs -H:+PreserveFramePointer added to
+# the arguments above): `perf script -i <data>` then shows who calls a hot method.
 # Needs perf (Debian's linux-perf); software sampling works where the hardware counters are not supported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,11 @@ profile() {
   until grep -q "open model: 200" "$log"; do sleep 1; kill -0 $bench 2>/dev/null || { tail "$log"; return 1; }; done
   pid=$(grep -o "pid [0-9]*" "$log" | head -1 | cut -d' ' -f2)
   sleep 3
-  perf record -q -F 499 -e cpu-clock -p "$pid" -o "$out/$kind.data" -- sleep 25 >/dev/null 2>&1
+  # perf gives up when one of the threads it enumerates ends meanwhile: try again.
+  for _ in 1 2 3; do
+    perf record -q ${PERF_CALL_GRAPH:+-g} -F 499 -e cpu-clock -p "$pid" -o "$out/$kind.data" -- sleep 25 \
+      >/dev/null 2>&1 && break
+  done
   wait $bench
   echo "== $kind ($(grep -m1 'CPU ms per order' "$log" | sed 's/.*(median of rounds): //'))"
   categories "$out/$kind.data"

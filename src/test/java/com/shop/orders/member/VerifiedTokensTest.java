@@ -73,6 +73,8 @@ class VerifiedTokensTest {
         assertNull(tokens.verifiedBefore(forged));
         assertThrows(ParseException.class, () -> tokens.parse(forged));
         assertEquals("member-1", tokens.verifiedBefore(token).getSubject());
+        // Each request brings its token as a new string.
+        assertEquals("member-1", tokens.verifiedBefore(new String(token)).getSubject());
     }
 
     @Test
