@@ -67,7 +67,7 @@ public class VerifiedTokens extends DefaultJWTParser {
      * as unpredictable as the whole, and every request brings its token as a new string, whose hash of some 700
      * characters was most of a look-up (async-profiler, flash-sale losers). Only verified tokens are stored, so no one
      * can choose keys that collide. {@code equals} is written out too: a record's generated one is an invokedynamic
-     * that the native executable runs as interpreted method handles with an access check on every call, 1.3 % of its
+     * that the native executable runs as interpreted method handles with an access check on every call, 1.2 % of its
      * CPU at 200 orders/s (bench/cpu-profile.sh with frame pointers, README "Benchmark").
      */
     record TokenKey(String token) {
