@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -23,6 +22,8 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
+import com.shop.orders.payment.TradeBillCharset;
+
 /**
  * Reads Alipay's trade bill: a zip (entry names in GBK) of two GBK CSV files, "…_业务明细.csv" (the details) and
  * "…_业务明细(汇总).csv" (the summary). Each file opens with comment lines ('#': title, account, the day, a rule),
@@ -34,7 +35,6 @@ import java.util.zip.ZipInputStream;
  */
 public final class TradeBillParser {
 
-    static final Charset GBK = Charset.forName("GBK");
     private static final String DETAIL_SUFFIX = "_业务明细.csv";
     private static final String SUMMARY_SUFFIX = "_业务明细(汇总).csv";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -76,7 +76,7 @@ public final class TradeBillParser {
     private static Map<String, byte[]> unzip(byte[] zip, long maxUnzipped) {
         Map<String, byte[]> files = new HashMap<>();
         long total = 0;
-        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip), GBK)) {
+        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip), TradeBillCharset.GBK)) {
             ZipEntry entry;
             while ((entry = in.getNextEntry()) != null) {
                 byte[] content = readAtMost(in, maxUnzipped - total);
@@ -114,7 +114,7 @@ public final class TradeBillParser {
 
     private static List<String> lines(byte[] content, String which) {
         try {
-            String text = GBK.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            String text = TradeBillCharset.GBK.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content)).toString();
             return text.lines().toList();
         } catch (CharacterCodingException e) {

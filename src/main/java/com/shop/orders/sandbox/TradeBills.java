@@ -24,6 +24,8 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
+import com.shop.orders.payment.TradeBillCharset;
+
 /**
  * Alipay's trade bill of the sandbox's own trades ({@code alipay.data.dataservice.bill.downloadurl.query},
  * {@code bill_type=trade}): a link that works for 30 seconds to a zip of two GBK CSV files in Alipay's layout, the
@@ -40,7 +42,6 @@ public class TradeBills {
 
     static final String METHOD = "alipay.data.dataservice.bill.downloadurl.query";
     static final String DOWNLOAD_PATH = "/bills/";
-    static final Charset GBK = Charset.forName("GBK");
     private static final String ACCOUNT = SandboxTrade.SELLER_ID + "0156";
     private static final DateTimeFormatter FILE_DAY = DateTimeFormatter.BASIC_ISO_DATE;
     private static final DateTimeFormatter HEADER_TIME = DateTimeFormatter.ofPattern("yyyy年MM月dd日 HH:mm:ss");
@@ -104,11 +105,11 @@ public class TradeBills {
             detail = detail.substring(0, detail.indexOf('\n', detail.indexOf(DETAIL_COLUMNS)) + 1);
         }
         if (damage == BillFaults.Damage.NOT_ZIP) {
-            return detail.getBytes(GBK);
+            return detail.getBytes(TradeBillCharset.GBK);
         }
-        Charset charset = damage == BillFaults.Damage.UTF8 ? StandardCharsets.UTF_8 : GBK;
+        Charset charset = damage == BillFaults.Damage.UTF8 ? StandardCharsets.UTF_8 : TradeBillCharset.GBK;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes, GBK)) {
+        try (ZipOutputStream zip = new ZipOutputStream(bytes, TradeBillCharset.GBK)) {
             zip.putNextEntry(new ZipEntry(ACCOUNT + "_" + dayName + "_业务明细.csv"));
             zip.write(detail.getBytes(charset));
             zip.closeEntry();
