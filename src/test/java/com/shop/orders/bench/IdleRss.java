@@ -5,9 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +47,7 @@ public final class IdleRss {
         int rounds = Integer.getInteger("bench.idle-rss.rounds", 4);
         Duration settle = Duration.ofSeconds(Long.getLong("bench.idle-rss.settle-seconds", 10));
         List<Path> executables = List.of(args).stream().map(arg -> Path.of(arg).toAbsolutePath()).toList();
-        Path dir = Path.of("target/bench/idle-rss-" + STAMP.format(java.time.Instant.now()));
+        Path dir = Path.of("target/bench/idle-rss-" + STAMP.format(Instant.now()));
         Map<Path, List<Sample>> samples = new LinkedHashMap<>();
         executables.forEach(executable -> samples.put(executable, new ArrayList<>()));
         try (ServiceStack stack = ServiceStack.start(dir, 0, Timings.bench(), Map.of())) {
@@ -53,7 +55,7 @@ public final class IdleRss {
             for (int round = 1; round <= rounds; round++) {
                 List<Path> order = new ArrayList<>(executables);
                 if (round % 2 == 0) {
-                    java.util.Collections.reverse(order);
+                    Collections.reverse(order);
                 }
                 for (Path executable : order) {
                     Sample sample = measure(stack, executable, "round-" + round, settle);
@@ -65,14 +67,15 @@ public final class IdleRss {
                 }
             }
         }
-        samples.forEach((executable, list) -> Progress.say("%s: RSS median %.1f MB (%.1f-%.1f), code %.1f, read-only "
-                + "heap %.1f, writable heap %.1f, anonymous %.1f MB (medians of %d starts)", executable,
-                Stats.median(list.stream().map(Sample::rss).toList()),
-                list.stream().mapToDouble(Sample::rss).min().orElse(0), list.stream().mapToDouble(Sample::rss).max().orElse(0),
-                Stats.median(list.stream().map(Sample::code).toList()),
-                Stats.median(list.stream().map(Sample::readOnlyHeap).toList()),
-                Stats.median(list.stream().map(Sample::writableHeap).toList()),
-                Stats.median(list.stream().map(Sample::anonymous).toList()), list.size()));
+        samples.forEach((executable, list) -> {
+            List<Double> rss = list.stream().map(Sample::rss).toList();
+            Progress.say("%s: RSS median %.1f MB (%.1f-%.1f), code %.1f, read-only heap %.1f, writable heap %.1f, "
+                    + "anonymous %.1f MB (medians of %d starts)", executable, Stats.median(rss), Stats.min(rss),
+                    Stats.max(rss), Stats.median(list.stream().map(Sample::code).toList()),
+                    Stats.median(list.stream().map(Sample::readOnlyHeap).toList()),
+                    Stats.median(list.stream().map(Sample::writableHeap).toList()),
+                    Stats.median(list.stream().map(Sample::anonymous).toList()), list.size());
+        });
         System.exit(0);
     }
 
