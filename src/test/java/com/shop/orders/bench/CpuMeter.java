@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Where the CPU of a run goes: the CPU time of the service, the broker and MariaDB (from /proc), and of the whole
@@ -55,16 +56,70 @@ final class CpuMeter {
         return processTicks(pid) * MS_PER_TICK;
     }
 
+    /**
+     * CPU milliseconds a JVM's threads have used so far, by kind (the names HotSpot and the service give them: the
+     * collector, the JIT compilers, Vert.x's event loops, the worker pool, the span exporter, the rest); threads that
+     * have ended are not counted. Empty when it cannot be read.
+     */
+    static Map<String, Double> threadMs(long pid) {
+        Map<String, Double> ms = new LinkedHashMap<>();
+        try (Stream<Path> threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            threads.forEach(thread -> {
+                String stat = readStat(thread.resolve("stat"));
+                if (stat != null) {
+                    ms.merge(threadKind(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))),
+                            ticks(stat) * MS_PER_TICK, Double::sum);
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        }
+        return ms;
+    }
+
+    /** A thread's kind from its name, as /proc shows it (15 characters at most). */
+    private static String threadKind(String name) {
+        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.equals("VM Thread")) {
+            return "collector";
+        }
+        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+            return "jit";
+        }
+        if (name.startsWith("vert.x-eventloo")) {
+            return "event loops";
+        }
+        if (name.startsWith("executor-thread") || name.startsWith("vert.x-worker")) {
+            return "workers";
+        }
+        if (name.startsWith("BatchSpanProces")) {
+            return "span export";
+        }
+        return "other";
+    }
+
     /** utime + stime of a process, in ticks; 0 when it cannot be read. */
     private static long processTicks(long pid) {
+        String stat = readStat(Path.of("/proc", Long.toString(pid), "stat"));
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // Fields after the command name, which is in parentheses and may contain spaces.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (IOException | RuntimeException e) {
+            return stat == null ? 0 : ticks(stat);
+        } catch (RuntimeException e) {
             return 0;
         }
+    }
+
+    private static String readStat(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** utime + stime from a /proc stat line. */
+    private static long ticks(String stat) {
+        // Fields after the command name, which is in parentheses and may contain spaces.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     /** Busy ticks of all CPUs: everything but idle and iowait. */

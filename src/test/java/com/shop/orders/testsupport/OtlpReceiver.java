@@ -8,8 +8,11 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.GZIPInputStream;
 
 import com.google.protobuf.ByteString;
@@ -25,7 +28,8 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 
 /**
  * An OTLP/HTTP trace receiver (protobuf, {@code POST /v1/traces}), as an OpenTelemetry Collector takes spans: what a
- * packaged service exports lands here, for tests to look at.
+ * packaged service exports lands here, for tests to look at. The benchmark's receiver only counts: it takes millions
+ * of spans, and what it keeps of them would cost its process memory and the host CPU beside the services measured.
  */
 public final class OtlpReceiver implements AutoCloseable {
 
@@ -44,16 +48,29 @@ public final class OtlpReceiver implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final boolean keepsSpans;
+    private final Queue<ReceivedSpan> spans = new ConcurrentLinkedQueue<>();
+    private final Queue<String> requests = new ConcurrentLinkedQueue<>();
+    private final LongAdder received = new LongAdder();
 
-    private OtlpReceiver(HttpServer server) {
+    private OtlpReceiver(HttpServer server, boolean keepsSpans) {
         this.server = server;
+        this.keepsSpans = keepsSpans;
     }
 
+    /** A receiver that keeps every span and request it receives. */
     public static OtlpReceiver start() throws IOException {
+        return start(true);
+    }
+
+    /** A receiver that counts the spans it receives, and keeps none ({@link #spans()} stays empty). */
+    public static OtlpReceiver counting() throws IOException {
+        return start(false);
+    }
+
+    private static OtlpReceiver start(boolean keepsSpans) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        OtlpReceiver receiver = new OtlpReceiver(server);
+        OtlpReceiver receiver = new OtlpReceiver(server, keepsSpans);
         server.createContext("/v1/traces", receiver::receive);
         server.setExecutor(Executors.newFixedThreadPool(2));
         server.start();
@@ -73,6 +90,11 @@ public final class OtlpReceiver implements AutoCloseable {
         return spans.stream().filter(span -> span.traceId().equals(traceId)).toList();
     }
 
+    /** Spans received so far, kept or not. */
+    public long spanCount() {
+        return received.sum();
+    }
+
     /** Content types of the requests received, for a test that wants to see the exporter spoke OTLP. */
     public List<String> requests() {
         return List.copyOf(requests);
@@ -80,7 +102,9 @@ public final class OtlpReceiver implements AutoCloseable {
 
     private void receive(HttpExchange exchange) throws IOException {
         try (exchange) {
-            requests.add(exchange.getRequestHeaders().getFirst("Content-Type"));
+            if (keepsSpans) {
+                requests.add(Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst("Content-Type"), ""));
+            }
             InputStream body = exchange.getRequestBody();
             if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
                 body = new GZIPInputStream(body);
@@ -89,6 +113,10 @@ public final class OtlpReceiver implements AutoCloseable {
             for (ResourceSpans resource : request.getResourceSpansList()) {
                 String service = attributes(resource.getResource().getAttributesList()).get("service.name");
                 for (ScopeSpans scope : resource.getScopeSpansList()) {
+                    received.add(scope.getSpansCount());
+                    if (!keepsSpans) {
+                        continue;
+                    }
                     scope.getSpansList().forEach(span -> spans.add(new ReceivedSpan(service, hex(span.getTraceId()),
                             hex(span.getSpanId()), hex(span.getParentSpanId()), span.getName(), span.getKind().name(),
                             attributes(span.getAttributesList()),
