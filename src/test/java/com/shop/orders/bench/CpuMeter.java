@@ -117,9 +117,16 @@ final class CpuMeter {
 
     /** utime + stime from a /proc stat line. */
     private static long ticks(String stat) {
-        // Fields after the command name, which is in parentheses and may contain spaces.
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        String[] fields = fieldsAfterName(stat);
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /**
+     * The fields of a /proc stat line after the command name, which is in parentheses and may contain spaces: the
+     * state is the first, minflt the 8th, majflt the 10th, utime and stime the 12th and 13th (0-based 0, 7, 9, 11, 12).
+     */
+    static String[] fieldsAfterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
     /** Busy ticks of all CPUs: everything but idle and iowait. */

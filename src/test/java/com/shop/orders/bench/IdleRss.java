@@ -108,9 +108,7 @@ public final class IdleRss {
                     kilobytes.merge(mapping, Long.parseLong(fields[1]), Long::sum);
                 }
             }
-            // /proc/pid/stat: the fields after the command's closing parenthesis; minflt is the 10th, majflt the 12th.
-            String stat = Files.readString(proc.resolve("stat"));
-            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            String[] after = CpuMeter.fieldsAfterName(Files.readString(proc.resolve("stat")));
             return new Sample(service.rssBytes() / 1048576.0, mb(kilobytes, "r-xp"), mb(kilobytes, "r--p"),
                     mb(kilobytes, "rw-p"), mb(kilobytes, "anonymous"), Long.parseLong(after[7]), Long.parseLong(after[9]),
                     service.startupTime().toMillis());
