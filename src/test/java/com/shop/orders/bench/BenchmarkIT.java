@@ -31,7 +31,7 @@ class BenchmarkIT {
         JsonNode results = new ObjectMapper().readTree(outcome.json().toFile());
         JsonNode phases = results.get("phases");
         for (String phase : List.of("1 limit", PlacementPhase.NAME, FlashSalePhase.NAME, WatchPhase.NAME,
-                NotifyPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME)) {
+                NotifyPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME, TracingPhase.NAME)) {
             assertTrue(phases.has(phase), "phase " + phase + " reported");
         }
         for (JsonNode c : phases.get(PlacementPhase.NAME).get("byConcurrency")) {
@@ -58,6 +58,12 @@ class BenchmarkIT {
         assertEquals(0, phases.get(WatchPhase.NAME).get("discardedHalfMessages").asLong(), "no half message discarded");
         assertTrue(phases.get(NotifyPhase.NAME).get("notify").get("ok").asLong() > 0, "notifies answered");
         assertTrue(phases.get("6 start-up and RSS").get("startupMs").asLong() > 0);
+        JsonNode tracing = phases.get(TracingPhase.NAME);
+        for (String setting : List.of("off", "ratio 0.1", "ratio 1.0")) {
+            assertTrue(tracing.get("serviceCpuMsPerOrder").get(setting).get(0).asDouble() > 0,
+                    "CPU per order measured with tracing " + setting);
+        }
+        assertTrue(tracing.get("spansReceived").asLong() > 0, "the traced instances exported spans");
         assertFalse(results.get("verdicts").isEmpty(), "figures printed against their targets");
     }
 }

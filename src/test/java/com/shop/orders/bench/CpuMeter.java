@@ -57,9 +57,10 @@ final class CpuMeter {
     }
 
     /**
-     * CPU milliseconds a JVM's threads have used so far, by kind (the names HotSpot and the service give them: the
-     * collector, the JIT compilers, Vert.x's event loops, the worker pool, the span exporter, the rest); threads that
-     * have ended are not counted. Empty when it cannot be read.
+     * CPU milliseconds the service's threads have used so far, by kind (the names HotSpot and the service give them: the
+     * collector, the JIT compilers, Vert.x's event loops, the worker pool, the span exporter, the rest; a native
+     * executable has no collector or JIT threads of its own); threads that have ended are not counted. Empty when it
+     * cannot be read.
      */
     static Map<String, Double> threadMs(long pid) {
         Map<String, Double> ms = new LinkedHashMap<>();
@@ -78,23 +79,36 @@ final class CpuMeter {
     }
 
     /** A thread's kind from its name, as /proc shows it (15 characters at most). */
-    private static String threadKind(String name) {
-        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.equals("VM Thread")) {
+    static String threadKind(String name) {
+        if (named(name, "GC Thread#") || name.startsWith("G1 ") || name.equals("VM Thread")) {
             return "collector";
         }
-        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+        if (named(name, "C1 CompilerThread") || named(name, "C2 CompilerThread")) {
             return "jit";
         }
-        if (name.startsWith("vert.x-eventloo")) {
+        if (named(name, "vert.x-eventloop-thread-")) {
             return "event loops";
         }
-        if (name.startsWith("executor-thread") || name.startsWith("vert.x-worker")) {
+        if (named(name, "executor-thread-") || named(name, "vert.x-worker-thread-")) {
             return "workers";
         }
-        if (name.startsWith("BatchSpanProces")) {
+        // In a native executable, the tail "_WorkerThread-1" is also that of OpenTelemetry's other export threads.
+        if (named(name, "BatchSpanProcessor_WorkerThread-")) {
             return "span export";
         }
         return "other";
+    }
+
+    /**
+     * Whether {@code name}, as /proc shows it, is that of a thread named {@code prefix} and a number: HotSpot keeps a
+     * name's first 15 characters, a native executable its last 15.
+     */
+    private static boolean named(String name, String prefix) {
+        if (name.startsWith(prefix.substring(0, Math.min(prefix.length(), 15)))) {
+            return true;
+        }
+        String withoutNumber = name.replaceFirst("\\d+$", "");
+        return withoutNumber.length() < name.length() && withoutNumber.length() >= 8 && prefix.endsWith(withoutNumber);
     }
 
     /** utime + stime of a process, in ticks; 0 when it cannot be read. */

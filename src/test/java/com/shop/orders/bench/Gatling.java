@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.shop.orders.harness.ServiceProcess;
 
 /**
  * Open-model load: a simulation of the bench/gatling project in a JVM of its own (so its CPU is never the
@@ -63,14 +64,14 @@ final class Gatling {
     }
 
     /**
-     * The settings of PlaceOrdersAtFixedRate: orders at {@code rate} per second for {@code length} after a warm-up at
-     * the same rate, one line each for a random SKU in [skuFrom, skuTo], as the members of {@code tokens}, a share of
+     * The settings of PlaceOrdersAtFixedRate: orders to {@code service} at {@code rate} per second for {@code length}
+     * after a warm-up at the same rate, one line each for a random SKU in [skuFrom, skuTo], as the members of {@code tokens}, a share of
      * them paid through the sandbox's buyer.
      */
-    static Map<String, String> placeAtFixedRate(Bench bench, double rate, Duration length, Duration warmUp,
-            long skuFrom, long skuTo, double payShare, Path tokens) {
+    static Map<String, String> placeAtFixedRate(Bench bench, ServiceProcess service, double rate, Duration length,
+            Duration warmUp, long skuFrom, long skuTo, double payShare, Path tokens) {
         Map<String, String> props = new LinkedHashMap<>();
-        props.put("baseUrl", bench.service().apiUrl());
+        props.put("baseUrl", service.apiUrl());
         props.put("sandboxUrl", bench.stack().sandbox().baseUrl());
         props.put("rate", String.format(Locale.ROOT, "%.2f", rate));
         props.put("seconds", Long.toString(length.toSeconds()));

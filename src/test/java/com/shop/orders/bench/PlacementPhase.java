@@ -137,8 +137,8 @@ final class PlacementPhase {
     private void fixedRate(Catalog.Range skus, Map<String, Object> figures) {
         BenchSize size = bench.size();
         Progress.say("  open model: %d orders/s for %d s (Gatling)", size.fixedRate(), size.fixedRateLength().toSeconds());
-        Map<String, String> props = Gatling.placeAtFixedRate(bench, size.fixedRate(), size.fixedRateLength(),
-                size.warmUp(), skus.from(), skus.to(), 0, bench.tokens());
+        Map<String, String> props = Gatling.placeAtFixedRate(bench, bench.service(), size.fixedRate(),
+                size.fixedRateLength(), size.warmUp(), skus.from(), skus.to(), 0, bench.tokens());
         Map<String, Gatling.Request> requests = bench.gatling().run("PlaceOrdersAtFixedRate", props,
                 size.fixedRateLength().plus(size.warmUp()));
         Gatling.Request place = requests.get("place");

@@ -71,8 +71,9 @@ final class WatchPhase {
         Progress.say("  %d pending: placing at %.0f orders/s for %d s, %.0f%% paid with the notify lost",
                 target, rate, placeSeconds, size.watchPayShare() * 100);
         // The watch measures lateness, not answer times: no warm-up.
-        Map<String, String> props = Gatling.placeAtFixedRate(bench, rate, Duration.ofSeconds(placeSeconds),
-                Duration.ZERO, skus.from(), skus.to(), size.watchPayShare(), bench.tokens());
+        Map<String, String> props = Gatling.placeAtFixedRate(bench, bench.service(), rate,
+                Duration.ofSeconds(placeSeconds), Duration.ZERO, skus.from(), skus.to(), size.watchPayShare(),
+                bench.tokens());
         CompletableFuture<Map<String, Gatling.Request>> load = CompletableFuture.supplyAsync(() ->
                 bench.gatling().run("PlaceOrdersAtFixedRate", props, Duration.ofSeconds(placeSeconds)));
         long heldMax = 0;
