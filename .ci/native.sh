@@ -24,6 +24,6 @@ export GRAALVM_HOME
 
 # One Maven run: package builds the executable, verify runs the ITs on it (no unit tests: the JVM suite ran them).
 ./mvnw -B -ntp verify -Dnative -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dit.test='PackagedServiceIT,ProductionStartupIT,ReplicaFaultsIT,NativeExecutableIT'
+    -Dit.test='PackagedServiceIT,ProductionStartupIT,ReplicaFaultsIT,SecuredConnectionsIT,NativeExecutableIT'
 # What the build made, for the log: the executable's size and what its image holds (the build's own report).
 ls -l target/*-runner

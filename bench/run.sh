@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark in one command:  bench/run.sh [full|quick] [phases]
-# (phases: a comma-separated choice of watch, notify, placement, flash, tracing and cold; all by default)
+# (phases: a comma-separated choice of watch, notify, placement, flash, tracing, cold and tls; all by default)
 # Whether a phase holds on its own:  bench/run.sh isolation <flash|placement> [pairs] [full|quick]
 # (the phase alone and after the phases before it, interleaved, pairs times each; medians against the noise)
 # BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,

@@ -2,6 +2,7 @@
 # Local RocketMQ 5.3.3 (name server + broker) as two separate JVMs, built from Maven Central jars.
 #
 #   rocketmq-local.sh start | stop | start-broker | stop-broker | status
+#   rocketmq-local.sh add-user NAME PASSWORD [RESOURCE=ACTIONS ...]   (ACL on: a user with these rights only)
 #
 # Environment (defaults in brackets):
 #   ROCKETMQ_LOCAL_DIR               state dir: conf, store, logs, pid files [<script dir>/target/run]
@@ -17,6 +18,18 @@
 #   START_TIMEOUT_S                  wait for each port [60]
 #   STOP_GRACE_S                     SIGTERM, then SIGKILL after this many seconds; 0 = SIGKILL at once
 #                                    (a graceful broker shutdown takes ~13 s) [30]
+#
+# Authentication and authorization (ACL 2.0), on when ACL_ADMIN_USER is set:
+#   ACL_ADMIN_USER, ACL_ADMIN_PASSWORD    the broker's super user (its own requests and the admin commands)
+#   ACL_SERVICE_USER, ACL_SERVICE_PASSWORD  created at "start": the order service's user, with the rights the
+#                                    service needs and no others (SERVICE_GRANTS)
+#   SERVICE_GRANTS                   [Topic:order-expiry=Pub,Sub Topic:order-paid=Pub Topic:order-refunded=Pub
+#                                    Group:order-expiry-consumer=Sub Topic:RMQ_SYS_TRANS_HALF_TOPIC=Pub]
+#                                    (the last: 5.3 authorizes a check-back's answer as a publish to that topic)
+# TLS on the name server and the broker (enforcing: no plaintext client is served), on when TLS_CERT is set:
+#   TLS_CERT, TLS_KEY                PEM certificate (chain) and PKCS#8 key the two servers present
+#   TLS_CA                           PEM authority the broker (a client of the name server) and add-user trust
+#   TLS_MODE                         [enforcing] or permissive: plaintext clients served too
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -32,6 +45,15 @@ NAMESRV_HEAP="${NAMESRV_HEAP:-256m}"
 BROKER_HEAP="${BROKER_HEAP:-512m}"
 START_TIMEOUT_S="${START_TIMEOUT_S:-60}"
 STOP_GRACE_S="${STOP_GRACE_S:-30}"
+ACL_ADMIN_USER="${ACL_ADMIN_USER:-}"
+ACL_ADMIN_PASSWORD="${ACL_ADMIN_PASSWORD:-}"
+ACL_SERVICE_USER="${ACL_SERVICE_USER:-}"
+ACL_SERVICE_PASSWORD="${ACL_SERVICE_PASSWORD:-}"
+SERVICE_GRANTS="${SERVICE_GRANTS:-Topic:order-expiry=Pub,Sub Topic:order-paid=Pub Topic:order-refunded=Pub Group:order-expiry-consumer=Sub Topic:RMQ_SYS_TRANS_HALF_TOPIC=Pub}"
+TLS_CERT="${TLS_CERT:-}"
+TLS_KEY="${TLS_KEY:-}"
+TLS_CA="${TLS_CA:-}"
+TLS_MODE="${TLS_MODE:-enforcing}"
 CLASSPATH_FILE="$SCRIPT_DIR/target/classpath.txt"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
@@ -92,6 +114,28 @@ transactionOpBatchInterval=$TRANSACTION_OP_BATCH_INTERVAL_MS
 # about 6% of a core instead of 9-10% and 110 MB less memory.
 timerWheelEnable=false
 CONF
+  if [[ -n "$ACL_ADMIN_USER" ]]; then
+    cat >> "$RUN_DIR/broker.conf" <<CONF
+# ACL 2.0: every request authenticated, every publish and subscription authorized by the user's ACL.
+authenticationEnabled=true
+authenticationProvider=org.apache.rocketmq.auth.authentication.provider.DefaultAuthenticationProvider
+authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
+authorizationEnabled=true
+authorizationProvider=org.apache.rocketmq.auth.authorization.provider.DefaultAuthorizationProvider
+authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
+initAuthenticationUser={"username":"$ACL_ADMIN_USER","password":"$ACL_ADMIN_PASSWORD"}
+innerClientAuthenticationCredentials={"accessKey":"$ACL_ADMIN_USER","secretKey":"$ACL_ADMIN_PASSWORD"}
+CONF
+  fi
+}
+
+# JVM options that turn TLS on: both servers present TLS_CERT and refuse plaintext (unless TLS_MODE=permissive); as
+# clients (the broker of the name server, add-user of the broker) they verify the other side against TLS_CA.
+tls_opts() {
+  [[ -n "$TLS_CERT" ]] || return 0
+  printf '%s ' "-Dtls.server.mode=$TLS_MODE" "-Dtls.test.mode.enable=false" "-Dtls.config.file=$RUN_DIR/no-tls.properties" \
+    "-Dtls.server.certPath=$TLS_CERT" "-Dtls.server.keyPath=$TLS_KEY" "-Dtls.server.need.client.auth=none" \
+    "-Dtls.enable=true" "-Dtls.client.authServer=true" "-Dtls.client.trustCertPath=$TLS_CA"
 }
 
 pid_alive() { # $1 = pid file; also checks the pid still is one of our JVMs (pids get reused)
@@ -130,7 +174,7 @@ launch() { # $1 = name, $2 = heap, $3 = main class, $4 = conf, $5 = port, $6 = l
       "-Xms$2" "-Xmx$2" -XX:+UseG1GC -XX:MaxDirectMemorySize=256m -XX:-OmitStackTraceInFastThrow \
       "-Duser.home=$RUN_DIR" "-Drocketmq.home.dir=$RUN_DIR/home" -Djava.net.preferIPv4Stack=true \
       "-Drmq.logback.configurationFile=$6" \
-      ${ROCKETMQ_JAVA_OPTS:-} \
+      $(tls_opts) ${ROCKETMQ_JAVA_OPTS:-} \
       -cp "@$CLASSPATH_FILE" "$3" -c "$4" \
       > "$RUN_DIR/logs/$1.out" 2>&1 < /dev/null &
     echo $! > "$pidfile"
@@ -172,6 +216,19 @@ start_broker() {
   wait_port broker "$BROKER_PORT" "$RUN_DIR/broker.pid"
 }
 
+# A user of the broker with exactly these rights (RESOURCE=ACTIONS, e.g. Topic:order-paid=Pub), made as the super
+# user through the broker's admin API (BrokerUsers.java, run from source: what mqadmin's createUser and createAcl
+# do, in one JVM instead of one per command), over TLS when it is on.
+add_user() { # $1 = name, $2 = password, rest = grants
+  [[ -n "$ACL_ADMIN_USER" ]] || die "add-user needs ACL on (ACL_ADMIN_USER)"
+  ensure_classpath
+  "$JAVA" -Xmx128m "-Duser.home=$RUN_DIR" "-Dnamesrv=127.0.0.1:$NAMESRV_PORT" \
+    "-Drmq.logback.configurationFile=$SCRIPT_DIR/broker-logback.xml" $(tls_opts) \
+    -cp "@$CLASSPATH_FILE" "$SCRIPT_DIR/BrokerUsers.java" \
+    "127.0.0.1:$BROKER_PORT" "$ACL_ADMIN_USER" "$ACL_ADMIN_PASSWORD" "$@" \
+    || die "could not create user $1"
+}
+
 status_one() { # $1 = name, $2 = port
   if pid_alive "$RUN_DIR/$1.pid"; then
     echo "$1: running (pid $(cat "$RUN_DIR/$1.pid"), port $2)"
@@ -188,7 +245,16 @@ main() {
       write_conf
       start_namesrv
       start_broker
+      if [[ -n "$ACL_SERVICE_USER" ]]; then
+        # shellcheck disable=SC2086 # one grant per word
+        add_user "$ACL_SERVICE_USER" "$ACL_SERVICE_PASSWORD" $SERVICE_GRANTS
+      fi
       log "name server 127.0.0.1:$NAMESRV_PORT, broker 127.0.0.1:$BROKER_PORT (state $RUN_DIR)"
+      ;;
+    add-user)
+      shift
+      (( $# >= 2 )) || die "usage: add-user NAME PASSWORD [RESOURCE=ACTIONS ...]"
+      add_user "$@"
       ;;
     start-broker)
       # Reuses broker.conf as written by "start" (the broker itself rewrites it, keeping a .bak, when its config
@@ -211,7 +277,7 @@ main() {
       return $rc
       ;;
     *)
-      echo "usage: $(basename "$0") start|stop|start-broker|stop-broker|status" >&2
+      echo "usage: $(basename "$0") start|stop|start-broker|stop-broker|status|add-user" >&2
       return 2
       ;;
   esac

@@ -45,9 +45,11 @@ import com.shop.orders.testsupport.PackagedArtifact;
 /**
  * The packaged service in its production profile refuses to start with an unsafe setting, saying in one
  * line which environment variable to fix (in Alipay's certificate mode too: an expired certificate and one of
- * another authority; every refusal of that mode: AlipayCertificateCheckTest), and starts without its optional
- * dependencies (Redis, the RocketMQ name server), ready to take orders, in certificate mode with the certificates
- * as content and as files, with tracing on while its collector hangs, and with requests sampled before their span.
+ * another authority; every refusal of that mode: AlipayCertificateCheckTest; connections in plaintext while TLS is
+ * required, credentials and authorities half given or unusable: SecureConnectionsCheckTest), and starts without its
+ * optional dependencies (Redis, the RocketMQ name server), ready to take orders, in certificate mode with the
+ * certificates as content and as files, with tracing on while its collector hangs, and with requests sampled before
+ * their span.
  */
 class ProductionStartupIT {
 
@@ -84,6 +86,8 @@ class ProductionStartupIT {
         valid.put("JWT_ISSUER", "https://shop.example/auth");
         valid.put("JWT_AUDIENCE", "order-service");
         valid.put("JWT_PUBLIC_KEY_LOCATION", jwtKey.toString());
+        // The machine's database and the tests' brokers speak plaintext; SecuredConnectionsIT runs with TLS required.
+        valid.put("REQUIRE_TLS", "false");
 
         CertificateIssuer root = CertificateIssuer.newAuthority("CN=Test Alipay Root,O=Test Alipay,C=CN");
         certificates = Map.of(
@@ -115,7 +119,16 @@ class ProductionStartupIT {
         Map<String, String> expiredAndForeign = new HashMap<>(certificates);
         expiredAndForeign.put("ALIPAY_APP_CERT", expiredApp);
         expiredAndForeign.put("ALIPAY_CERT", alipayOfAnotherAuthority);
+        Map<String, String> connections = Map.of(
+                "REQUIRE_TLS", "true",
+                "ROCKETMQ_ACCESS_KEY", "order-service",
+                "REDIS_USER", "order-service",
+                "REDIS_CA", "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n",
+                "ROCKETMQ_CA_PATH", "/nonexistent/ca.pem");
         return Stream.of(
+                Arguments.of("connections: plaintext while TLS is required, settings half given or unusable",
+                        connections, Set.of("DB_SSL_MODE", "REDIS_URL", "ROCKETMQ_TLS", "ROCKETMQ_SECRET_KEY",
+                                "REDIS_PASSWORD", "REDIS_CA", "ROCKETMQ_CA_PATH")),
                 Arguments.of("missing", missing, missing.keySet()),
                 Arguments.of("malformed", malformed, malformed.keySet()),
                 Arguments.of("certificate mode, expired and of another authority", expiredAndForeign,

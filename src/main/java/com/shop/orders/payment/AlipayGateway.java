@@ -45,6 +45,7 @@ import com.shop.orders.payment.AlipayReplies.CancelResult;
 import com.shop.orders.payment.AlipayReplies.CloseResult;
 import com.shop.orders.order.OrderEvents;
 import com.shop.orders.resilience.Bulkhead;
+import com.shop.orders.resilience.Causes;
 import com.shop.orders.tracing.Spans;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -244,7 +245,7 @@ public class AlipayGateway {
                     throw PaymentGatewayException.untrusted(method, e);
                 }
                 // Members see only "unavailable"; the operator sees why (the SDK's own words, bounded).
-                LOG.warnf("Alipay call %s failed: %s", method, rootCause(e));
+                LOG.warnf("Alipay call %s failed: %s", method, Causes.of(e));
                 throw PaymentGatewayException.unavailable(method, e);
             } finally {
                 span.setAttribute(ALIPAY_OUTCOME, outcome);
@@ -299,15 +300,6 @@ public class AlipayGateway {
         } finally {
             learning.remove(sn);
         }
-    }
-
-    private static String rootCause(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String text = root.toString();
-        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
     }
 
     private Timer callTimer(String method, String outcome) {

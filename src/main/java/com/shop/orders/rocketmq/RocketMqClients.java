@@ -13,12 +13,17 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
+import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.TransactionListener;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.remoting.RemotingClient;
+import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 
 import com.alibaba.fastjson.parser.ParserConfig;
 import com.alibaba.fastjson.serializer.SerializeConfig;
@@ -31,8 +36,8 @@ import io.quarkus.runtime.ShutdownEvent;
 
 /**
  * The one place RocketMQ clients are set up, so that every producer and consumer of the service talks to
- * the broker the same way. They share one client instance (connections, heartbeats, route polling) per
- * process; groups keep them apart at the broker.
+ * the broker the same way: as the service's user (its requests signed), over TLS when configured. They share one
+ * client instance (connections, heartbeats, route polling) per process; groups keep them apart at the broker.
  */
 @ApplicationScoped
 public class RocketMqClients {
@@ -51,13 +56,33 @@ public class RocketMqClients {
     private final String instanceName = "orders-" + UUID.randomUUID();
     /** The client instance behind each client made here, once it is started. */
     private final List<Supplier<MQClientInstance>> instances = new CopyOnWriteArrayList<>();
+    private final BrokerAnswers answers;
 
     public RocketMqClients(RocketMqConfig config) {
         this.config = config;
+        this.answers = new BrokerAnswers(config.accessKey()
+                .map(key -> new AclClientRPCHook(new SessionCredentials(key, config.secretKey().orElse(""))))
+                .orElse(null));
+        if (config.tls().enabled()) {
+            trustOnlyVerifiedServers(config.tls());
+        }
+    }
+
+    /**
+     * RocketMQ's client reads its TLS settings from static fields, set from system properties when the class loads
+     * (in a native image, when the image is built). Its defaults trust every certificate ("test mode"); here a
+     * server's certificate must chain to the configured authorities (or the JDK's), and no file on the machine
+     * ({@code /etc/rocketmq/tls.properties}) may say otherwise.
+     */
+    private static void trustOnlyVerifiedServers(RocketMqConfig.Tls tls) {
+        TlsSystemConfig.tlsConfigFile = "";
+        TlsSystemConfig.tlsTestModeEnable = false;
+        TlsSystemConfig.tlsClientAuthServer = true;
+        TlsSystemConfig.tlsClientTrustCertPath = tls.trustCertPath().orElse(null);
     }
 
     public DefaultMQProducer producer(String group) {
-        DefaultMQProducer producer = new DefaultMQProducer(group);
+        DefaultMQProducer producer = new DefaultMQProducer(group, answers);
         configure(producer);
         instances.add(() -> producer.getDefaultMQProducerImpl().getMqClientFactory());
         return producer;
@@ -66,7 +91,7 @@ public class RocketMqClients {
     /** Check-backs run on {@code checks}: RocketMQ's own default is one thread, whose overflow is dropped yet counted. */
     public TransactionMQProducer transactionalProducer(String group, TransactionListener listener,
             ExecutorService checks) {
-        TransactionMQProducer producer = new TransactionMQProducer(group);
+        TransactionMQProducer producer = new TransactionMQProducer(group, answers);
         configure(producer);
         producer.setExecutorService(checks);
         producer.setTransactionListener(listener);
@@ -75,33 +100,48 @@ public class RocketMqClients {
     }
 
     public DefaultMQPushConsumer pushConsumer(String group) {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
-        consumer.setNamesrvAddr(config.nameServer());
-        consumer.setInstanceName(instanceName);
-        consumer.setVipChannelEnabled(false);
-        consumer.setPollNameServerInterval((int) config.pollNameServerInterval().toMillis());
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group, answers, new AllocateMessageQueueAveragely());
+        connect(consumer);
         instances.add(() -> consumer.getDefaultMQPushConsumerImpl().getmQClientFactory());
         return consumer;
     }
 
-    /** Whether the service's clients reach a name server. Blocking: it (re)connects when needed. */
-    public boolean reachNameServer() {
+    /**
+     * Why the service cannot use the broker now, or null when it can: no client started yet, no name server
+     * reachable, or a broker refusing the service's requests (its credentials, or its rights on a topic or group).
+     * The client's heartbeat checks the credentials (every broker authenticates it, and authorizes it for the
+     * consumer groups); a refused kind of request stays refused until one of its kind succeeds (the client's own
+     * heartbeat every 30 s, the next publish). Blocking: it (re)connects when needed.
+     */
+    public String unusableBecause() {
         MQClientInstance client = instances.stream().map(Supplier::get).filter(Objects::nonNull).findFirst().orElse(null);
         if (client == null) {
-            return false;
+            return "no client started yet";
         }
         RemotingClient remoting = client.getMQClientAPIImpl().getRemotingClient();
-        return remoting.getNameServerAddressList().stream().anyMatch(remoting::isAddressReachable);
+        if (remoting.getNameServerAddressList().stream().noneMatch(remoting::isAddressReachable)) {
+            return "no name server reachable at " + config.nameServer();
+        }
+        // Once refused, the client's own heartbeats say when it is taken again: one refusal logged per 30 s, not 5.
+        if (!answers.refuses(BrokerAnswers.HEARTBEAT)) {
+            client.sendHeartbeatToAllBrokerWithLock();
+        }
+        return answers.refused();
     }
 
     private void configure(DefaultMQProducer producer) {
-        producer.setNamesrvAddr(config.nameServer());
-        producer.setInstanceName(instanceName);
-        producer.setVipChannelEnabled(false);
+        connect(producer);
         producer.setSendMsgTimeout((int) config.sendTimeout().toMillis());
-        producer.setPollNameServerInterval((int) config.pollNameServerInterval().toMillis());
         // The owners retry on their own schedule (sweep, outbox backoff); a synchronous retry here only holds a thread.
         producer.setRetryTimesWhenSendFailed(0);
+    }
+
+    private void connect(ClientConfig client) {
+        client.setNamesrvAddr(config.nameServer());
+        client.setInstanceName(instanceName);
+        client.setVipChannelEnabled(false);
+        client.setPollNameServerInterval((int) config.pollNameServerInterval().toMillis());
+        client.setUseTLS(config.tls().enabled());
     }
 
     /** Blocking RocketMQ sends, on their own threads. */

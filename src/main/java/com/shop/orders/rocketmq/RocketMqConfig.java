@@ -1,6 +1,7 @@
 package com.shop.orders.rocketmq;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -28,4 +29,31 @@ public interface RocketMqConfig {
     /** Sends waiting for a send thread; beyond it a send fails at once and is retried by its owner. */
     @WithDefault("2000")
     int sendQueue();
+
+    /**
+     * The access key (user name) of the service's user at the brokers, whose ACL (RocketMQ 5's ACL 2.0, or a managed
+     * RocketMQ's) grants it its topics and groups only. Every request is then signed with the secret key. Without
+     * it requests carry no credentials, which only a broker without authentication takes.
+     */
+    Optional<String> accessKey();
+
+    /** The secret key of that user: a secret, from the environment, never logged. */
+    Optional<String> secretKey();
+
+    Tls tls();
+
+    /** TLS to the name servers and brokers. */
+    interface Tls {
+
+        /**
+         * Every connection over TLS, the server's certificate verified against {@link #trustCertPath()}. The client
+         * uses one kind of connection for both, so the name servers and the brokers must both serve TLS. RocketMQ's
+         * client checks the certificate's chain, not its host name: the authority should issue for the brokers only.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** PEM file of the authorities that issue the name servers' and brokers' certificates; else the JDK's. */
+        Optional<String> trustCertPath();
+    }
 }

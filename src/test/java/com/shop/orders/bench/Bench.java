@@ -9,4 +9,14 @@ import com.shop.orders.harness.ServiceStack;
 record Bench(BenchSize size, ServiceStack stack, ServiceProcess service, Path runDir, Path tokens, Catalog catalog,
              OrderFacts facts, Wrk wrk, Gatling gatling, PlacementLimit limit, BrokerAdmin broker, Results results,
              RssSampler rss) {
+
+    /**
+     * The same run on a phase's own stack, its service {@code service}: that stack's members' tokens (under
+     * {@code dir}), catalog and database; the load generators, the results and the RSS sampling as they are.
+     */
+    Bench on(ServiceStack other, ServiceProcess otherService, Path dir) {
+        Path otherTokens = Tokens.write(other.tokens(), size.members(), dir.resolve("tokens.csv"));
+        return new Bench(size, other, otherService, dir, otherTokens, new Catalog(other), new OrderFacts(other),
+                wrk.with(otherTokens, otherService.apiUrl()), gatling, limit, broker, results, rss);
+    }
 }

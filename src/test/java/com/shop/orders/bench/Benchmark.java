@@ -16,7 +16,7 @@ import com.shop.orders.testsupport.Timings;
 
 /**
  * The benchmark: {@code Benchmark <full|quick> [phases]} (bench/run.sh builds what it needs first), where phases is
- * a comma-separated choice of watch, notify, placement, flash, tracing and cold (all by default). Starts its own MariaDB,
+ * a comma-separated choice of watch, notify, placement, flash, tracing, tls and cold (all by default). Starts its own MariaDB,
  * Redis, RocketMQ broker, Alipay sandbox and one packaged service as its own process (production profile), runs
  * the phases, prints each figure against its target, and writes bench/results/&lt;timestamp&gt;.json and .html.
  * Speed targets are reported as PASS or MISS; they never fail the run.
@@ -39,7 +39,7 @@ public final class Benchmark {
     /**
      * In the order they run: the watch first, on a broker that holds no other half messages; the notifies while
      * the service has no expiries to work off; then the placement load; the tracing cost and last the cold start,
-     * which add instances.
+     * which add instances, and the cost of TLS, on a stack of its own.
      * Each phase that measures a rate warms the service up itself, so its figures do not depend on which phases ran
      * before it.
      */
@@ -49,7 +49,8 @@ public final class Benchmark {
             new Phase("placement", PlacementPhase.NAME, bench -> new PlacementPhase(bench).run()),
             new Phase("flash", FlashSalePhase.NAME, bench -> new FlashSalePhase(bench).run()),
             new Phase("tracing", TracingPhase.NAME, bench -> new TracingPhase(bench).run()),
-            new Phase("cold", ColdStartPhase.NAME, bench -> new ColdStartPhase(bench).run()));
+            new Phase("cold", ColdStartPhase.NAME, bench -> new ColdStartPhase(bench).run()),
+            new Phase("tls", SecureConnectionsPhase.NAME, bench -> new SecureConnectionsPhase(bench).run()));
 
     /** The phases by the names the command line knows them by. */
     static final List<String> PHASES = ALL.stream().map(Phase::option).toList();

@@ -31,7 +31,8 @@ class BenchmarkIT {
         JsonNode results = new ObjectMapper().readTree(outcome.json().toFile());
         JsonNode phases = results.get("phases");
         for (String phase : List.of("1 limit", PlacementPhase.NAME, FlashSalePhase.NAME, WatchPhase.NAME,
-                NotifyPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME, TracingPhase.NAME)) {
+                NotifyPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME, TracingPhase.NAME,
+                SecureConnectionsPhase.NAME)) {
             assertTrue(phases.has(phase), "phase " + phase + " reported");
         }
         for (JsonNode c : phases.get(PlacementPhase.NAME).get("byConcurrency")) {
@@ -64,6 +65,12 @@ class BenchmarkIT {
                     "CPU per order measured with tracing " + setting);
         }
         assertTrue(tracing.get("spansReceived").asLong() > 0, "the traced instances exported spans");
+        JsonNode secured = phases.get(SecureConnectionsPhase.NAME);
+        for (String setting : List.of("TLS", "plaintext")) {
+            assertTrue(secured.get("serviceCpuMsPerOrder").get(setting).get(0).asDouble() > 0,
+                    "CPU per order measured with " + setting);
+            assertTrue(secured.get("startupMs").get(setting).get(0).asLong() > 0, "start-up measured with " + setting);
+        }
         assertFalse(results.get("verdicts").isEmpty(), "figures printed against their targets");
     }
 }

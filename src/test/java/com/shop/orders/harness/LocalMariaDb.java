@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.shop.orders.testsupport.Pause;
+import com.shop.orders.testsupport.TestTls;
 
 /**
  * A MariaDB server of its own ({@code /usr/sbin/mariadbd}) on a free port, data under the given folder, as a child
  * process of the test JVM: fault tests stop, kill and restart it without touching the machine's database.
  * Production-like durability ({@code innodb_flush_log_at_trx_commit=1}). root has no password; the services
- * connect as {@link #USER}/{@link #PASSWORD}, created at the first start.
+ * connect as {@link #USER}/{@link #PASSWORD}, created at the first start. Started {@link #startWithTls with TLS}, it
+ * serves only encrypted connections ({@code require_secure_transport}) under the test's authority.
  */
 public final class LocalMariaDb implements AutoCloseable {
 
@@ -30,19 +32,35 @@ public final class LocalMariaDb implements AutoCloseable {
 
     private final Path dir;
     private final int port;
+    private final TestTls tls;
+    private final boolean plaintextToo;
     private volatile Process process;
 
-    private LocalMariaDb(Path dir, int port) {
+    private LocalMariaDb(Path dir, int port, TestTls tls, boolean plaintextToo) {
         this.dir = dir;
         this.port = port;
+        this.tls = tls;
+        this.plaintextToo = plaintextToo;
     }
 
     /** Initialises a data folder under {@code dir} (when there is none yet) and starts the server. */
     public static LocalMariaDb start(Path dir) {
+        return start(dir, null, true);
+    }
+
+    /**
+     * {@link #start(Path)} serving TLS with the server certificate of {@code tls}; {@code plaintextToo} false refuses
+     * a client without TLS ({@code require_secure_transport=ON}), true serves both (to compare them).
+     */
+    public static LocalMariaDb startWithTls(Path dir, TestTls tls, boolean plaintextToo) {
+        return start(dir, tls, plaintextToo);
+    }
+
+    private static LocalMariaDb start(Path dir, TestTls tls, boolean plaintextToo) {
         try {
             Path root = dir.toAbsolutePath();
             Files.createDirectories(root);
-            LocalMariaDb db = new LocalMariaDb(root, Ports.free());
+            LocalMariaDb db = new LocalMariaDb(root, Ports.free(), tls, plaintextToo);
             if (!Files.isDirectory(root.resolve("data").resolve("mysql"))) {
                 db.install();
             }
@@ -99,10 +117,39 @@ public final class LocalMariaDb implements AutoCloseable {
         }
     }
 
+    /**
+     * Two users of {@code database}, as production has them (deployment/kubernetes/README.md, "Database users"): its
+     * owner, who runs the migrations, and the service's, with DML on its tables only; both only over TLS when the
+     * server serves nothing else.
+     */
+    public void createServiceUsers(String database, String owner, String ownerPassword, String service,
+            String servicePassword) {
+        String require = tls == null || plaintextToo ? "" : " REQUIRE SSL";
+        try (Connection c = connect(""); Statement st = c.createStatement()) {
+            for (String host : List.of("%", "127.0.0.1", "localhost")) {
+                st.execute("CREATE USER IF NOT EXISTS '" + owner + "'@'" + host + "' IDENTIFIED BY '" + ownerPassword
+                        + "'" + require);
+                st.execute("GRANT ALL PRIVILEGES ON `" + database + "`.* TO '" + owner + "'@'" + host + "'");
+                st.execute("CREATE USER IF NOT EXISTS '" + service + "'@'" + host + "' IDENTIFIED BY '"
+                        + servicePassword + "'" + require);
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON `" + database + "`.* TO '" + service + "'@'"
+                        + host + "'");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A new JDBC connection as root ({@code ""}: no default database). */
     public Connection connect(String database) {
+        return connect(database, "root", "");
+    }
+
+    /** A new JDBC connection as this user, over TLS (the server verified) when the server serves it. */
+    public Connection connect(String database, String user, String password) {
         try {
-            return DriverManager.getConnection(jdbcUrl(database) + "?connectTimeout=3000", "root", "");
+            return DriverManager.getConnection(jdbcUrl(database) + "?connectTimeout=3000" + tlsParameters(), user,
+                    password);
         } catch (SQLException e) {
             throw new IllegalStateException("No connection to MariaDB on port " + port, e);
         }
@@ -126,6 +173,10 @@ public final class LocalMariaDb implements AutoCloseable {
                 "--max-connections=600",
                 "--character-set-server=utf8mb4",
                 "--collation-server=utf8mb4_unicode_ci"));
+        if (tls != null) {
+            cmd.addAll(List.of("--ssl-cert=" + tls.serverCertificatePem(), "--ssl-key=" + tls.serverKeyPem(),
+                    "--ssl-ca=" + tls.caPem(), "--require-secure-transport=" + (plaintextToo ? "OFF" : "ON")));
+        }
         if ("root".equals(System.getProperty("user.name"))) {
             cmd.add("--user=root");
         }
@@ -177,7 +228,8 @@ public final class LocalMariaDb implements AutoCloseable {
         if (process == null || !process.isAlive()) {
             return false;
         }
-        try (Connection c = DriverManager.getConnection(jdbcUrl("") + "?connectTimeout=1000", "root", "")) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl("") + "?connectTimeout=1000" + tlsParameters(), "root",
+                "")) {
             return c.isValid(1);
         } catch (SQLException e) {
             return false;
@@ -187,6 +239,10 @@ public final class LocalMariaDb implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    private String tlsParameters() {
+        return tls == null ? "" : "&sslMode=verify-full&serverSslCert=" + tls.caPem();
     }
 
     private void killQuietly() {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +32,7 @@ import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.MemberTokens;
 import com.shop.orders.testsupport.PackagedArtifact;
 import com.shop.orders.testsupport.Pause;
+import com.shop.orders.testsupport.TestTls;
 import com.shop.orders.testsupport.Timings;
 
 /**
@@ -38,6 +40,12 @@ import com.shop.orders.testsupport.Timings;
  * and broker of its own (free ports), the Alipay sandbox in this JVM, a JWT issuer, N packaged services as
  * separate processes, and a round-robin front over them ({@link #apiUrl()}), which is also the notify URL the
  * services give Alipay. State and logs stay under the given folder for diagnosis.
+ *
+ * <p>{@link #startSecured Secured}, it runs as production does: every server serves TLS only, under an authority of
+ * the stack's own; each is reached as a named user with only the rights the service needs (the database's service
+ * user has DML on its tables, the migrations run before the services as the schema's owner, in a run of the same
+ * artifact of their own; Redis's user has its keys, channel and commands; the broker's ACL 2.0 user its topics and
+ * group); and the services refuse to start with anything less ({@code REQUIRE_TLS}).
  */
 public final class ServiceStack implements AutoCloseable {
 
@@ -48,6 +56,25 @@ public final class ServiceStack implements AutoCloseable {
     public static final String QR_URL_SECRET = "replica-harness-only-secret-0123456789abcdef";
     /** The sandbox's seller id, checked on every notify. */
     public static final String SELLER_ID = "2088102100000099";
+    /** The secured stack's users and their test-only passwords. */
+    public static final String DB_OWNER = "orders_owner";
+    public static final String DB_OWNER_PASSWORD = "owner-test-only-password";
+    public static final String DB_SERVICE_USER = "order_service";
+    public static final String DB_SERVICE_PASSWORD = "service-test-only-password";
+    public static final String REDIS_USER = "order-service";
+    public static final String REDIS_PASSWORD = "redis-test-only-password";
+    public static final String BROKER_ADMIN = "rocketmq-admin";
+    public static final String BROKER_ADMIN_PASSWORD = "admin-test-only-password";
+    public static final String BROKER_USER = "order-service";
+    public static final String BROKER_PASSWORD = "broker-test-only-password";
+    /**
+     * What the service's broker user may do: publish its three topics, consume expiry messages in its group, and
+     * answer check-backs, which RocketMQ 5.3 authorizes as a publish to its half-message topic
+     * (deployment/kubernetes/README.md, "RocketMQ users").
+     */
+    public static final List<String> BROKER_GRANTS = List.of("Topic:" + EXPIRY_TOPIC + "=Pub,Sub",
+            "Topic:" + PAID_TOPIC + "=Pub", "Topic:" + REFUNDED_TOPIC + "=Pub", "Group:order-expiry-consumer=Sub",
+            "Topic:RMQ_SYS_TRANS_HALF_TOPIC=Pub");
 
     private static final AtomicLong NEXT_SKU = new AtomicLong(1_000_000);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,6 +83,11 @@ public final class ServiceStack implements AutoCloseable {
 
     private final Path dir;
     private final Timings timings;
+    /** The authority of the secured stack's servers, null when the stack is plain. */
+    private final TestTls tls;
+    /** Whether the secured stack's servers serve plaintext too (to compare the two). */
+    private final boolean plaintextToo;
+    private Duration migrationTime = Duration.ZERO;
     // Copy on write: the front reads it on its own threads while the benchmark may add a replica.
     private final List<ServiceProcess> replicas = new CopyOnWriteArrayList<>();
     private final Map<Long, Integer> initialStock = new ConcurrentHashMap<>();
@@ -68,9 +100,11 @@ public final class ServiceStack implements AutoCloseable {
     private final Map<String, String> replicaEnv = new LinkedHashMap<>();
     private final Map<String, String> replicaSettings = new LinkedHashMap<>();
 
-    private ServiceStack(Path dir, Timings timings) {
+    private ServiceStack(Path dir, Timings timings, TestTls tls, boolean plaintextToo) {
         this.dir = dir;
         this.timings = timings;
+        this.tls = tls;
+        this.plaintextToo = plaintextToo;
     }
 
     /**
@@ -78,15 +112,39 @@ public final class ServiceStack implements AutoCloseable {
      * as system properties (e.g. {@code shop.alipay.read-timeout=3s}) and win over the timings' settings.
      */
     public static ServiceStack start(Path dir, int replicas, Timings timings, Map<String, String> extraSettings) {
+        return start(dir, replicas, timings, extraSettings, false, false);
+    }
+
+    /** {@link #start} as production runs: TLS and a user of its own to every server (the class comment). */
+    public static ServiceStack startSecured(Path dir, int replicas, Timings timings, Map<String, String> extraSettings) {
+        return start(dir, replicas, timings, extraSettings, true, false);
+    }
+
+    /**
+     * {@link #startSecured}, but every server serves plaintext too (to compare the two): the replicas connect over TLS,
+     * a service given {@link #plaintextSettings()} the same servers as the same users in plaintext.
+     */
+    public static ServiceStack startSecuredWithPlaintext(Path dir, int replicas, Timings timings,
+            Map<String, String> extraSettings) {
+        return start(dir, replicas, timings, extraSettings, true, true);
+    }
+
+    private static ServiceStack start(Path dir, int replicas, Timings timings, Map<String, String> extraSettings,
+            boolean secured, boolean plaintextToo) {
         // Logging set up once, before the stack's parts start in parallel: JBoss LogManager's initialisation from two
         // threads at once can deadlock.
         java.util.logging.Logger.getLogger(ServiceStack.class.getName());
         Path root = dir.toAbsolutePath();
-        ServiceStack stack = new ServiceStack(root, timings);
+        ServiceStack stack = new ServiceStack(root, timings, secured ? TestTls.generate(root.resolve("tls")) : null,
+                plaintextToo);
         try {
             Files.createDirectories(root);
             stack.startInfrastructure();
-            stack.startReplicas(replicas, extraSettings);
+            stack.configureReplicas(extraSettings);
+            if (secured) {
+                stack.migrate();
+            }
+            stack.startReplicas(replicas);
             return stack;
         } catch (IOException e) {
             stack.close();
@@ -98,19 +156,28 @@ public final class ServiceStack implements AutoCloseable {
     }
 
     private void startInfrastructure() throws IOException {
-        CompletableFuture<LocalMariaDb> db = CompletableFuture.supplyAsync(() -> LocalMariaDb.start(dir.resolve("mariadb")));
+        CompletableFuture<LocalMariaDb> db = CompletableFuture.supplyAsync(() -> tls == null
+                ? LocalMariaDb.start(dir.resolve("mariadb"))
+                : LocalMariaDb.startWithTls(dir.resolve("mariadb"), tls, plaintextToo));
         CompletableFuture<LocalRocketMq> mq = CompletableFuture.supplyAsync(() -> {
             LocalRocketMq broker = LocalRocketMq.create()
                     .transactionTimeoutMs(timings.brokerFirstCheck().toMillis())
                     .transactionCheckIntervalMs(timings.brokerCheckInterval().toMillis())
                     .transactionCheckMax(timings.brokerCheckMax())
                     .transactionOpBatchIntervalMs(200);
+            if (tls != null) {
+                broker.secured(tls, BROKER_ADMIN, BROKER_ADMIN_PASSWORD, plaintextToo);
+            }
             broker.start();
             broker.createTopics(EXPIRY_TOPIC, PAID_TOPIC, REFUNDED_TOPIC);
+            if (tls != null) {
+                broker.addUser(BROKER_USER, BROKER_PASSWORD, BROKER_GRANTS.toArray(String[]::new));
+            }
             return broker;
         });
         try {
-            redis = LocalRedis.startNew();
+            redis = tls == null ? LocalRedis.startNew()
+                    : LocalRedis.startSecured(tls, REDIS_USER, REDIS_PASSWORD, plaintextToo);
             sandbox = SandboxServer.start(0);
             tokens = MemberTokens.generate(dir);
             front = new FrontProxy(() -> Collections.unmodifiableList(replicas));
@@ -119,6 +186,9 @@ public final class ServiceStack implements AutoCloseable {
             rocketMq = join(mq);
         }
         mariaDb.createDatabase(DATABASE);
+        if (tls != null) {
+            mariaDb.createServiceUsers(DATABASE, DB_OWNER, DB_OWNER_PASSWORD, DB_SERVICE_USER, DB_SERVICE_PASSWORD);
+        }
     }
 
     private static <T> T join(CompletableFuture<T> future) {
@@ -132,14 +202,31 @@ public final class ServiceStack implements AutoCloseable {
         }
     }
 
-    private void startReplicas(int count, Map<String, String> extraSettings) {
+    private void configureReplicas(Map<String, String> extraSettings) {
         Map<String, String> env = replicaEnv;
         env.put("DB_REACTIVE_URL", mariaDb.reactiveUrl(DATABASE));
         env.put("DB_JDBC_URL", mariaDb.jdbcUrl(DATABASE));
-        env.put("DB_USER", LocalMariaDb.USER);
-        env.put("DB_PASSWORD", LocalMariaDb.PASSWORD);
         env.put("REDIS_URL", redis.url());
         env.put("ROCKETMQ_NAMESRV", rocketMq.nameServerAddress());
+        if (tls == null) {
+            env.put("DB_USER", LocalMariaDb.USER);
+            env.put("DB_PASSWORD", LocalMariaDb.PASSWORD);
+            env.put("REQUIRE_TLS", "false");
+        } else {
+            env.put("DB_USER", DB_SERVICE_USER);
+            env.put("DB_PASSWORD", DB_SERVICE_PASSWORD);
+            env.put("DB_SSL_MODE", "VERIFY_IDENTITY");
+            env.put("DB_CA_PATH", tls.caPem().toString());
+            env.put("REDIS_USER", REDIS_USER);
+            env.put("REDIS_PASSWORD", REDIS_PASSWORD);
+            env.put("REDIS_CA_PATH", tls.caPem().toString());
+            env.put("ROCKETMQ_ACCESS_KEY", BROKER_USER);
+            env.put("ROCKETMQ_SECRET_KEY", BROKER_PASSWORD);
+            env.put("ROCKETMQ_TLS", "true");
+            env.put("ROCKETMQ_CA_PATH", tls.caPem().toString());
+            // The schema is migrated before, as its owner (migrate()): the service's user could not.
+            env.put("DB_MIGRATE_AT_START", "false");
+        }
         env.put("ALIPAY_APP_ID", SandboxServer.APP_ID);
         env.put("ALIPAY_GATEWAY_URL", sandbox.gatewayUrl());
         env.put("ALIPAY_NOTIFY_URL", front.url() + "/api/payments/alipay/notify");
@@ -158,6 +245,44 @@ public final class ServiceStack implements AutoCloseable {
         // allowances are kept all the same (Invariants checks them), only this cap is off unless a caller sets it.
         settings.put("shop.order.max-unpaid-per-member", "0");
         settings.putAll(extraSettings);
+    }
+
+    /**
+     * The migrations, as production runs them before the services: the same artifact, as the schema's owner, exiting
+     * once they are done ({@code MIGRATE_AND_EXIT}). Its output goes to {@code migrate.log}.
+     */
+    private void migrate() {
+        Map<String, String> env = new LinkedHashMap<>(replicaEnv);
+        env.put("DB_USER", DB_OWNER);
+        env.put("DB_PASSWORD", DB_OWNER_PASSWORD);
+        env.put("DB_MIGRATE_AT_START", "true");
+        env.put("MIGRATE_AND_EXIT", "true");
+        Path log = dir.resolve("migrate.log");
+        ProcessBuilder builder = new ProcessBuilder(PackagedArtifact.ofBuild().command(replicaSettings))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        long start = System.nanoTime();
+        try {
+            Process process = builder.start();
+            if (!process.waitFor(180, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Migrations did not finish within 180 s, see " + log);
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("Migrations failed (exit " + process.exitValue() + "), see " + log);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        migrationTime = Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private void startReplicas(int count) {
+        Map<String, String> env = replicaEnv;
+        Map<String, String> settings = replicaSettings;
         PackagedArtifact artifact = PackagedArtifact.ofBuild();
         List<ServiceProcess> started = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
@@ -186,6 +311,16 @@ public final class ServiceStack implements AutoCloseable {
         return replica;
     }
 
+    /**
+     * A service with the stack's settings and its own on top, outside the front (no request or notify reaches it but
+     * the caller's), not yet started; the caller stops it.
+     */
+    public ServiceProcess outsideFront(String name, Map<String, String> ownSettings) {
+        Map<String, String> settings = new LinkedHashMap<>(replicaSettings);
+        settings.putAll(ownSettings);
+        return new ServiceProcess(name, PackagedArtifact.ofBuild(), dir, replicaEnv, settings);
+    }
+
     public List<ServiceProcess> replicas() {
         return Collections.unmodifiableList(replicas);
     }
@@ -212,6 +347,31 @@ public final class ServiceStack implements AutoCloseable {
 
     public MemberTokens tokens() {
         return tokens;
+    }
+
+    /**
+     * What a service of a stack {@link #startSecuredWithPlaintext secured with plaintext too} is given to reach the same
+     * servers as the same users in plaintext.
+     */
+    public Map<String, String> plaintextSettings() {
+        if (!plaintextToo) {
+            throw new IllegalStateException("the stack's servers serve " + (tls == null ? "plaintext" : "TLS") + " only");
+        }
+        return Map.of("quarkus.datasource.reactive.mysql.ssl-mode", "DISABLED",
+                "quarkus.datasource.jdbc.additional-jdbc-properties.sslMode", "DISABLED",
+                "quarkus.redis.hosts", redis.plaintextUrl(),
+                "shop.rocketmq.tls.enabled", "false",
+                "shop.connections.require-tls", "false");
+    }
+
+    /** The secured stack's authority (its servers' certificates chain to it), null when the stack is plain. */
+    public TestTls tls() {
+        return tls;
+    }
+
+    /** How long the secured stack's migration run took, from spawn to exit. */
+    public Duration migrationTime() {
+        return migrationTime;
     }
 
     public Timings timings() {

@@ -193,7 +193,7 @@ class DeploymentManifestsTest {
     void environmentFromTheConfigMapAndSecretNamesKeysTheyHold() {
         Resource configMap = MANIFESTS.one("ConfigMap");
         Resource secret = MANIFESTS.one("Secret");
-        for (JsonNode env : container().path("env")) {
+        for (JsonNode env : environments()) {
             JsonNode from = env.path("valueFrom");
             if (from.has("configMapKeyRef")) {
                 assertEquals(configMap.name(), from.path("configMapKeyRef").path("name").asText(), env.toString());
@@ -217,11 +217,71 @@ class DeploymentManifestsTest {
     @Test
     void everyEnvironmentVariableIsOneTheServiceReads() {
         Set<String> mapped = ServiceSettings.configMappingEnvironmentVariables();
-        for (JsonNode env : container().path("env")) {
+        for (JsonNode env : environments()) {
             String name = env.path("name").asText();
             assertTrue(ServiceSettings.expandsEnvironmentVariable(name) || mapped.contains(name),
                     name + " is neither expanded in application.properties nor a @ConfigMapping property");
         }
+    }
+
+    /**
+     * The schema's owner runs the migrations in the init container, which exits once they are done; the service's
+     * container never migrates and never holds the owner's credentials.
+     */
+    @Test
+    void onlyTheMigrateInitContainerHoldsTheSchemaOwnersCredentials() {
+        Map<String, String> migrate = variables(migrate());
+        assertEquals("true", migrate.get("MIGRATE_AND_EXIT"));
+        assertEquals("true", migrate.get("DB_MIGRATE_AT_START"));
+        assertEquals("secret:DB_OWNER_USER", migrate.get("DB_USER"));
+        assertEquals("secret:DB_OWNER_PASSWORD", migrate.get("DB_PASSWORD"));
+        assertEquals(container().path("image").asText(), migrate().path("image").asText(),
+                "the same executable migrates");
+
+        Map<String, String> service = variables(container());
+        assertEquals("false", service.get("DB_MIGRATE_AT_START"));
+        assertEquals("secret:DB_USER", service.get("DB_USER"));
+        assertFalse(service.containsKey("MIGRATE_AND_EXIT"));
+        assertFalse(service.values().stream().anyMatch(value -> value.startsWith("secret:DB_OWNER")),
+                "the service's container holds the owner's credentials: " + service);
+    }
+
+    /**
+     * Every connection over TLS with its server verified against an authority mounted from the Secret, as its own
+     * user, and the service told to refuse less (REQUIRE_TLS).
+     */
+    @Test
+    void everyConnectionIsEncryptedVerifiedAndAuthenticated() {
+        JsonNode config = MANIFESTS.one("ConfigMap").tree().path("data");
+        assertEquals("true", config.path("REQUIRE_TLS").asText());
+        assertEquals("VERIFY_IDENTITY", config.path("DB_SSL_MODE").asText());
+        assertTrue(config.path("REDIS_URL").asText().startsWith("rediss://"), "REDIS_URL over TLS");
+        assertEquals("true", config.path("ROCKETMQ_TLS").asText());
+
+        Map<String, String> service = variables(container());
+        for (String variable : List.of("REQUIRE_TLS", "DB_SSL_MODE", "REDIS_URL", "ROCKETMQ_TLS")) {
+            assertEquals("configMap:" + variable, service.get(variable), variable);
+        }
+        for (String credential : List.of("DB_PASSWORD", "REDIS_USER", "REDIS_PASSWORD", "ROCKETMQ_ACCESS_KEY",
+                "ROCKETMQ_SECRET_KEY")) {
+            assertEquals("secret:" + credential, service.get(credential), credential);
+        }
+        Set<String> mounted = new TreeSet<>();
+        for (JsonNode volume : podTemplate().path("spec").path("volumes")) {
+            if (volume.path("name").asText().equals("tls-authorities")) {
+                volume.path("secret").path("items").forEach(item -> mounted.add("/etc/order-service/tls/"
+                        + item.path("path").asText()));
+            }
+        }
+        for (JsonNode container : List.of(container(), migrate())) {
+            assertTrue(container.path("volumeMounts").findValuesAsText("mountPath").contains("/etc/order-service/tls"),
+                    container.path("name") + " mounts the authorities");
+        }
+        for (String authority : List.of("DB_CA_PATH", "REDIS_CA_PATH", "ROCKETMQ_CA_PATH")) {
+            assertTrue(mounted.contains(service.get(authority)), authority + " " + service.get(authority)
+                    + " is one of the mounted " + mounted);
+        }
+        assertTrue(mounted.contains(variables(migrate()).get("DB_CA_PATH")), "the migrations verify the database too");
     }
 
     @Test
@@ -310,6 +370,35 @@ class DeploymentManifestsTest {
         JsonNode containers = podTemplate().path("spec").path("containers");
         assertEquals(1, containers.size(), "one container");
         return containers.get(0);
+    }
+
+    /** The init container that runs the migrations. */
+    private static JsonNode migrate() {
+        JsonNode init = podTemplate().path("spec").path("initContainers");
+        assertEquals(1, init.size(), "one init container");
+        assertEquals("migrate", init.get(0).path("name").asText());
+        return init.get(0);
+    }
+
+    /** Every container's environment, the init container's too. */
+    private static List<JsonNode> environments() {
+        List<JsonNode> env = new ArrayList<>();
+        container().path("env").forEach(env::add);
+        migrate().path("env").forEach(env::add);
+        return env;
+    }
+
+    /** A container's variable: its literal value, or "configMap:KEY" / "secret:KEY" where it comes from. */
+    private static Map<String, String> variables(JsonNode container) {
+        Map<String, String> variables = new HashMap<>();
+        for (JsonNode env : container.path("env")) {
+            JsonNode from = env.path("valueFrom");
+            variables.put(env.path("name").asText(), from.has("configMapKeyRef")
+                    ? "configMap:" + from.path("configMapKeyRef").path("key").asText()
+                    : from.has("secretKeyRef") ? "secret:" + from.path("secretKeyRef").path("key").asText()
+                    : env.path("value").asText());
+        }
+        return variables;
     }
 
     /** The number of a container port given by name or number; fails when the container does not declare it. */

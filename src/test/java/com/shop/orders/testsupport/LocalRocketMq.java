@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,9 +23,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 
 /**
  * Handle around {@code deployment/rocketmq-local/rocketmq-local.sh}: a real RocketMQ 5.3.3 name server and
@@ -57,6 +61,9 @@ public final class LocalRocketMq {
     private final int brokerPort;
     private final int haPort;
     private final Map<String, String> settings = new LinkedHashMap<>();
+    /** The super user's credentials when ACL is on, else null. */
+    private SessionCredentials admin;
+    private boolean tls;
     private Thread shutdownHook;
 
     private LocalRocketMq(Path stateDir, int namesrvPort, int brokerPort, int haPort) {
@@ -142,6 +149,35 @@ public final class LocalRocketMq {
     public LocalRocketMq transactionOpBatchIntervalMs(long ms) {
         settings.put("TRANSACTION_OP_BATCH_INTERVAL_MS", Long.toString(ms));
         return this;
+    }
+
+    /**
+     * Authentication and authorization on (ACL 2.0, {@code adminUser} its super user; {@link #addUser} makes the others)
+     * and TLS, under {@code tls}'s authority, on both the name server and the broker: only TLS, or TLS and plaintext
+     * ({@code plaintextToo}, RocketMQ's "permissive" mode, to compare the two). This JVM's RocketMQ clients then verify
+     * servers against that authority (RocketMQ's TLS settings are the JVM's).
+     */
+    public LocalRocketMq secured(TestTls tls, String adminUser, String adminPassword, boolean plaintextToo) {
+        settings.put("TLS_MODE", plaintextToo ? "permissive" : "enforcing");
+        settings.put("ACL_ADMIN_USER", adminUser);
+        settings.put("ACL_ADMIN_PASSWORD", adminPassword);
+        settings.put("TLS_CERT", tls.serverCertificatePem().toString());
+        settings.put("TLS_KEY", tls.serverKeyPem().toString());
+        settings.put("TLS_CA", tls.caPem().toString());
+        this.admin = new SessionCredentials(adminUser, adminPassword);
+        this.tls = true;
+        TlsSystemConfig.tlsConfigFile = "";
+        TlsSystemConfig.tlsTestModeEnable = false;
+        TlsSystemConfig.tlsClientAuthServer = true;
+        TlsSystemConfig.tlsClientTrustCertPath = tls.caPem().toString();
+        return this;
+    }
+
+    /** A user of the (secured) broker with exactly these rights, e.g. {@code Topic:order-paid=Pub}. */
+    public void addUser(String name, String password, String... grants) {
+        List<String> command = new ArrayList<>(List.of("add-user", name, password));
+        command.addAll(List.of(grants));
+        runScript(Map.of(), command.toArray(String[]::new));
     }
 
     /** Starts the name server and the broker (no-op for a running one) and waits until the broker is registered. */
@@ -341,7 +377,9 @@ public final class LocalRocketMq {
 
     private <T> T withProducer(ProducerWork<T> work) {
         String id = "local-rocketmq-admin-" + ProcessHandle.current().pid() + "-" + CLIENT_SEQ.incrementAndGet();
-        DefaultMQProducer producer = new DefaultMQProducer(id);
+        DefaultMQProducer producer = admin == null ? new DefaultMQProducer(id)
+                : new DefaultMQProducer(id, new AclClientRPCHook(admin));
+        producer.setUseTLS(tls);
         producer.setNamesrvAddr(nameServerAddress());
         producer.setInstanceName(id);
         producer.setVipChannelEnabled(false);
@@ -362,12 +400,15 @@ public final class LocalRocketMq {
         runScript(Map.of(), command);
     }
 
-    private void runScript(Map<String, String> extraEnv, String command) {
+    private void runScript(Map<String, String> extraEnv, String... commandAndArguments) {
         Path script = script();
         Path log = stateDir.resolve("rocketmq-local-script.log");
+        String command = commandAndArguments[0];
+        List<String> line = new ArrayList<>(List.of("bash", script.toString()));
+        line.addAll(List.of(commandAndArguments));
         try {
             Files.createDirectories(stateDir);
-            ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), command)
+            ProcessBuilder pb = new ProcessBuilder(line)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             Map<String, String> env = pb.environment();

@@ -69,6 +69,8 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             config.put("shop.alipay.root-cert-path", write(certificates.resolve("alipayRootCert.crt"),
                     sandbox.keys().rootCertificate()));
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
+            // The machine's database and the suite's broker and Redis speak plaintext (SecuredConnectionsIT: TLS).
+            config.put("shop.connections.require-tls", "false");
             config.put("shop.rocketmq.poll-name-server-interval", "1s");
             // Days are reconciled on demand here (PackagedServiceIT): the daily job's catch-up of the days before
             // would call Alipay in the middle of tests that count what Alipay answered. The fault suite runs it.

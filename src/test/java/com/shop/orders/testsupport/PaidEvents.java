@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -22,7 +25,23 @@ public final class PaidEvents implements AutoCloseable {
     }
 
     public static PaidEvents listen(String nameServer, String topic) throws MQClientException {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("paid-listener-" + UUID.randomUUID());
+        return listen(new DefaultMQPushConsumer("paid-listener-" + UUID.randomUUID()), nameServer, topic);
+    }
+
+    /**
+     * A listener of a secured broker ({@link LocalRocketMq#secured}): over TLS, as this user, whose rights must cover
+     * the topic and the groups {@code paid-listener-*}.
+     */
+    public static PaidEvents listenAs(SessionCredentials user, String nameServer, String topic)
+            throws MQClientException {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("paid-listener-" + UUID.randomUUID(),
+                new AclClientRPCHook(user), new AllocateMessageQueueAveragely());
+        consumer.setUseTLS(true);
+        return listen(consumer, nameServer, topic);
+    }
+
+    private static PaidEvents listen(DefaultMQPushConsumer consumer, String nameServer, String topic)
+            throws MQClientException {
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName("paid-listener-" + UUID.randomUUID());
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);

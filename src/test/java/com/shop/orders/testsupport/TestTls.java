@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +19,9 @@ import javax.net.ssl.SSLContext;
 /**
  * TLS for a test server the way the public internet has it: a certificate authority of the test's own, a server
  * certificate for 127.0.0.1 and localhost that it signed, and a truststore with only that authority, which the
- * service under test is given as its JVM-wide (or native image's) truststore. Made with the JDK's keytool, fresh
- * for every run and valid for two days; nothing of it is a secret.
+ * service under test is given as its JVM-wide (or native image's) truststore; the same as PEM files for servers and
+ * clients that take those (the database, Redis, RocketMQ). Made with the JDK's keytool, fresh for every run and valid
+ * for two days; nothing of it is a secret.
  */
 public final class TestTls {
 
@@ -27,10 +29,12 @@ public final class TestTls {
 
     private final Path serverKeyStore;
     private final Path trustStore;
+    private final Path caPem;
 
-    private TestTls(Path serverKeyStore, Path trustStore) {
+    private TestTls(Path serverKeyStore, Path trustStore, Path caPem) {
         this.serverKeyStore = serverKeyStore;
         this.trustStore = trustStore;
+        this.caPem = caPem;
     }
 
     /** A new authority and server certificate, in {@code dir}. */
@@ -60,7 +64,9 @@ public final class TestTls {
             keytool("-importcert", "-alias", "server", "-keystore", server.toString(), "-file", serverPem.toString());
             keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", trust.toString(), "-file",
                     caPem.toString());
-            return new TestTls(server, trust);
+            TestTls tls = new TestTls(server, trust, caPem);
+            tls.writePem(dir);
+            return tls;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -81,6 +87,42 @@ public final class TestTls {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Unusable test key store " + serverKeyStore, e);
         }
+    }
+
+    /** The authority's certificate, PEM: what a client is given to verify the server. */
+    public Path caPem() {
+        return caPem.toAbsolutePath();
+    }
+
+    /** The server's certificate, PEM: for servers configured with files (MariaDB, Redis, RocketMQ). */
+    public Path serverCertificatePem() {
+        return caPem.resolveSibling("server-cert.pem").toAbsolutePath();
+    }
+
+    /** The server's private key, PEM PKCS#8 (unencrypted, as those servers read it). */
+    public Path serverKeyPem() {
+        return caPem.resolveSibling("server-key.pem").toAbsolutePath();
+    }
+
+    /** The server's certificate and key out of its key store, as PEM files beside the authority's. */
+    private void writePem(Path dir) {
+        try (InputStream in = Files.newInputStream(serverKeyStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD.toCharArray());
+            Files.writeString(dir.resolve("server-cert.pem"), pem("CERTIFICATE",
+                    store.getCertificate("server").getEncoded()));
+            Files.writeString(dir.resolve("server-key.pem"), pem("PRIVATE KEY",
+                    store.getKey("server", PASSWORD.toCharArray()).getEncoded()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Unusable test key store " + serverKeyStore, e);
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     /** System properties that make a client process trust this authority (and only it). */
