@@ -54,16 +54,18 @@ final class InterleavedRounds {
     private final int rounds;
     private final Clearance clearance;
 
-    /**
-     * @param rate   orders per second in the measured rounds, well below what one instance places at saturation
-     * @param rounds the rounds counted, after the settling round
-     */
-    InterleavedRounds(Bench bench, String phase, int rate, int rounds) {
+    /** @param rate orders per second in the measured rounds, well below what one instance places at saturation */
+    InterleavedRounds(Bench bench, String phase, int rate) {
         this.bench = bench;
         this.phase = phase;
         this.rate = rate;
-        this.rounds = rounds;
+        this.rounds = rounds(bench.size());
         this.clearance = new Clearance(bench);
+    }
+
+    /** Rounds counted after the settling round: the quick size proves the phase runs, with one. */
+    static int rounds(BenchSize size) {
+        return size.quick() ? 1 : size.rounds() + 2;
     }
 
     /** Warms the instances (started) up, then runs the rounds. */

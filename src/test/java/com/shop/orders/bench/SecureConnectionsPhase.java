@@ -47,13 +47,10 @@ final class SecureConnectionsPhase {
             instances.put(TLS, instance(stack, "secured-tls", Map.of()));
             instances.put(PLAINTEXT, instance(stack, "secured-plaintext", stack.plaintextSettings()));
             try {
-                // The quick size proves the phase runs: one round of each kind.
-                int rounds = bench.size().quick() ? 1 : bench.size().rounds() + 2;
-                Map<String, List<Long>> startups = startups(instances, rounds);
+                Map<String, List<Long>> startups = startups(instances, InterleavedRounds.rounds(bench.size()));
                 Bench local = bench.on(stack, instances.get(PLAINTEXT), dir);
                 Catalog.Range skus = local.catalog().create(bench.size().spreadSkus(), 100_000_000);
-                InterleavedRounds.Figures figures = new InterleavedRounds(local, NAME, RATE, rounds)
-                        .run(instances, skus);
+                InterleavedRounds.Figures figures = new InterleavedRounds(local, NAME, RATE).run(instances, skus);
                 report(figures, startups, stack);
             } finally {
                 instances.values().forEach(ServiceProcess::close);

@@ -49,8 +49,7 @@ final class TracingPhase {
                     instance.start();
                     instances.put(variant.name(), instance);
                 }
-                InterleavedRounds.Figures figures = new InterleavedRounds(bench, NAME, RATE, bench.size().rounds() + 2)
-                        .run(instances, skus);
+                InterleavedRounds.Figures figures = new InterleavedRounds(bench, NAME, RATE).run(instances, skus);
                 report(figures, collector);
             } finally {
                 instances.values().forEach(ServiceProcess::close);
