@@ -75,7 +75,10 @@ class PackagedServiceIT {
         long sku = TestDb.newSku(5, "12.50");
         String member = PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
         int orderId = place(member, sku, 2);
-        String qrCode = Members.as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+        // The channel named in a JSON body (read by the service's own ObjectMapper: registered in the executable).
+        given().get("/api/payment-channels").then().statusCode(200).body("channels", equalTo(java.util.List.of("alipay")));
+        String qrCode = Members.as(member).contentType(ContentType.JSON).body(Map.of("channel", "alipay"))
+                .post("/api/orders/" + orderId + "/payment").then().statusCode(200).body("channel", equalTo("alipay"))
                 .extract().path("qrCode");
         // The QR code came from the gateway over TLS, as from Alipay's.
         assertTrue(PackagedServiceResource.sandbox().gatewayUrl().startsWith("https://"));

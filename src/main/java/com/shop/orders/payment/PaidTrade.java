@@ -3,6 +3,6 @@ package com.shop.orders.payment;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** Alipay's word (a verified notify or a query) that the trade of an order is paid. */
+/** A wallet's word (a verified notify or a query) that the trade of an order is paid. */
 public record PaidTrade(String orderNo, String tradeNo, BigDecimal amount, Instant paidAt) {
 }

@@ -11,7 +11,7 @@ import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntity;
 
-/** The Alipay payment of one order: the QR code it was offered and what became of the money. */
+/** The payment of one order: the QR code it was offered and what became of the money. */
 @Entity
 @Table(name = "payment")
 public class Payment extends PanacheEntity {

@@ -27,7 +27,7 @@ import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Applies a payment that Alipay has confirmed (verified notify or trade query). The one place that decides
+ * Applies a payment that a wallet has confirmed (verified notify or trade query). The one place that decides
  * whether such a payment is accepted: the order must exist and the amount must be exactly its total.
  * Exactly one caller moves the order from PENDING_PAYMENT to PAID, deducts its stock and writes the "order
  * paid" event; money paid for an order that was closed meanwhile is refunded, and the order stays closed.
@@ -45,7 +45,7 @@ public class PaymentConfirmation {
         ALREADY_PAID,
         /** The order had been closed: the money went back to the buyer. */
         REFUNDED,
-        /** Alipay's amount is not the order's total: neither accepted nor ignored, someone must look. */
+        /** The wallet's amount is not the order's total: neither accepted nor ignored, someone must look. */
         AMOUNT_MISMATCH,
         UNKNOWN_ORDER
     }
@@ -137,7 +137,7 @@ public class PaymentConfirmation {
             }
             case REFUNDED -> refund(applied.order(), trade);
             case AMOUNT_MISMATCH -> {
-                LOG.errorf("Alipay reports order %s paid with %s, its total is %s: not accepted", trade.orderNo(),
+                LOG.errorf("The wallet reports order %s paid with %s, its total is %s: not accepted", trade.orderNo(),
                         trade.amount(), applied.order().totalAmount);
                 yield Uni.createFrom().item(Outcome.AMOUNT_MISMATCH);
             }

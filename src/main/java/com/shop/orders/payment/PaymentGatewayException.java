@@ -5,8 +5,8 @@ import java.util.Map;
 import com.shop.orders.web.ProblemException;
 
 /**
- * Alipay refused (502) or could not be reached in time (503). Nothing was changed on our side. The
- * detail names the call and Alipay's code only: Alipay's own message text is logged, not shown to members.
+ * A wallet refused (502) or could not be reached in time (503). Nothing was changed on our side. The detail names
+ * the wallet, the call and the wallet's code only: the wallet's own message text is logged, not shown to members.
  */
 public class PaymentGatewayException extends ProblemException {
 
@@ -15,28 +15,28 @@ public class PaymentGatewayException extends ProblemException {
         super(status, title, detail, extensions, cause);
     }
 
-    /**
-     * Alipay answered with an error: a refusal of the call (502), unless it asked to be called again later
-     * ({@code ACQ.SYSTEM_ERROR}), which is an outage (503). The detail names the call and Alipay's codes only.
-     */
-    static PaymentGatewayException answered(String method, String code, String subCode) {
-        String codes = " (" + code + (subCode == null ? "" : " / " + subCode) + ")";
-        Map<String, Object> extensions = subCode == null ? Map.of() : Map.of("providerCode", subCode);
-        return AlipayReplies.isTryAgain(code, subCode)
-                ? new PaymentGatewayException(503, "Payment provider unavailable",
-                        "Alipay asked to try " + method + " again later" + codes, extensions, null)
-                : new PaymentGatewayException(502, "Payment provider refused", "Alipay refused " + method + codes,
-                        extensions, null);
+    /** The wallet refused the call; {@code codes} are its own, e.g. " (40004 / ACQ.TRADE_NOT_EXIST)". */
+    public static PaymentGatewayException refused(String wallet, String method, String codes,
+            Map<String, Object> extensions) {
+        return new PaymentGatewayException(502, "Payment provider refused", wallet + " refused " + method + codes,
+                extensions, null);
     }
 
-    /** Alipay answered under a certificate that does not check out against the configured root: not believed. */
-    static PaymentGatewayException untrusted(String method, Throwable cause) {
-        return new PaymentGatewayException(502, "Payment provider answer not trusted",
-                "Alipay's answer to " + method + " came under a certificate that is not trusted", Map.of(), cause);
-    }
-
-    static PaymentGatewayException unavailable(String method, Throwable cause) {
+    /** The wallet answered, asking to be called again later: an outage. */
+    public static PaymentGatewayException tryAgain(String wallet, String method, String codes,
+            Map<String, Object> extensions) {
         return new PaymentGatewayException(503, "Payment provider unavailable",
-                "Alipay could not be reached for " + method + "; try again shortly", Map.of(), cause);
+                wallet + " asked to try " + method + " again later" + codes, extensions, null);
+    }
+
+    /** The wallet answered under a key or certificate that does not check out: not believed. */
+    public static PaymentGatewayException untrusted(String wallet, String method, Throwable cause) {
+        return new PaymentGatewayException(502, "Payment provider answer not trusted",
+                wallet + "'s answer to " + method + " came under a certificate that is not trusted", Map.of(), cause);
+    }
+
+    public static PaymentGatewayException unavailable(String wallet, String method, Throwable cause) {
+        return new PaymentGatewayException(503, "Payment provider unavailable",
+                wallet + " could not be reached for " + method + "; try again shortly", Map.of(), cause);
     }
 }

@@ -8,12 +8,12 @@ import io.smallrye.mutiny.Uni;
 public interface PaymentRefunds {
 
     /**
-     * Alipay took money for an order that had been closed: records the refund of all of it (once per order, also
+     * A wallet took money for an order that had been closed: records the refund of all of it (once per order, also
      * when the order has no payment row because its precreate answer was lost) and sends it. Completes once the
-     * refund is recorded; Alipay's answer may settle it later.
+     * refund is recorded; the wallet's answer may settle it later.
      */
     Uni<Void> refundLatePayment(Order order, PaidTrade trade);
 
-    /** Alipay's cancel refunded a trade that had been paid meanwhile: records that refund as made. */
+    /** The wallet's close (Alipay's cancel) refunded a trade that had been paid meanwhile: records that refund as made. */
     Uni<Void> recordCancelRefund(Payment payment);
 }

@@ -31,7 +31,7 @@ public class PaymentRepository implements PanacheRepository<Payment> {
     }
 
     /**
-     * Money Alipay took for an order that had been closed: the payment as paid, so that its refund has something to
+     * Money a wallet took for an order that had been closed: the payment as paid, so that its refund has something to
      * give back. Creates the row when the order has none (its precreate answer never arrived); keeps one that is
      * paid already. In the caller's transaction, with the order's row locked.
      */
@@ -57,7 +57,7 @@ public class PaymentRepository implements PanacheRepository<Payment> {
     }
 
     /**
-     * A refund Alipay made: added to what the payment gave back; REFUNDED once that is all of it. A locking read: the
+     * A refund the wallet made: added to what the payment gave back; REFUNDED once that is all of it. A locking read: the
      * total as committed now, whatever the transaction read before (under REPEATABLE READ a plain read would see the
      * snapshot of the transaction's first read, and concurrent refunds would overwrite each other's amounts).
      */

@@ -1,6 +1,7 @@
 package com.shop.orders.payment;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,7 +19,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Offers an order's Alipay QR code. Alipay is asked once per order; later calls return the stored code.
+ * Offers an order's QR code. The wallet is asked once per order; later calls return the stored code.
  * The pay deadline is the order's and never moves, so asking again neither extends it nor starts
  * anything new.
  */
@@ -27,19 +28,19 @@ public class PaymentService {
 
     private final OrderRepository orders;
     private final PaymentRepository payments;
-    private final AlipayGateway alipay;
+    private final PaymentChannel channel;
     private final QrCodeRenderer qrCodes;
     private final QrImageLinks links;
     private final Event<PaymentOffered> offered;
     private final OrderEvents events;
     private final Clock clock;
 
-    public PaymentService(OrderRepository orders, PaymentRepository payments, AlipayGateway alipay,
+    public PaymentService(OrderRepository orders, PaymentRepository payments, PaymentChannel channel,
             QrCodeRenderer qrCodes, QrImageLinks links, Event<PaymentOffered> offered, OrderEvents events,
             Clock clock) {
         this.orders = orders;
         this.payments = payments;
-        this.alipay = alipay;
+        this.channel = channel;
         this.qrCodes = qrCodes;
         this.links = links;
         this.offered = offered;
@@ -47,12 +48,18 @@ public class PaymentService {
         this.clock = clock;
     }
 
-    public Uni<PaymentView> requestPayment(long orderId, String memberId) {
-        // No database session is held while Alipay answers.
+    /** The order's QR code on the channel named ({@code null}: Alipay, as before channels existed). */
+    public Uni<PaymentView> requestPayment(long orderId, String memberId, String channelName) {
+        if (channelName != null && !channelName.equals(channel.name())) {
+            return Uni.createFrom().failure(new ProblemException(400, "Unknown payment channel", "This shop takes "
+                    + channel.name() + ", not " + channelName, Map.of("channels", List.of(channel.name()))));
+        }
+        // No database session is held while the wallet answers.
         return Panache.withSession(() -> findPayable(orderId, memberId)
                 .chain(order -> payments.findByOrderId(orderId).map(existing -> new OrderPayment(order, existing))))
                 .chain(found -> qrCodeOf(found)
-                        .map(qrCode -> new PaymentView(qrCode, links.linkFor(orderId), found.order().payDeadline)));
+                        .map(qrCode -> new PaymentView(channel.name(), qrCode, links.linkFor(orderId),
+                                found.order().payDeadline)));
     }
 
     /** The stored PNG, for the owner. */
@@ -84,13 +91,13 @@ public class PaymentService {
     }
 
     private Uni<Payment> precreate(Order order) {
-        return alipay.precreate(order.orderNo, order.totalAmount, "Order " + order.orderNo, order.payDeadline)
-                // Asked just before the deadline, answered after it: Alipay refuses a QR code that would expire at
+        return channel.offer(order.orderNo, order.totalAmount, "Order " + order.orderNo, order.payDeadline)
+                // Asked just before the deadline, answered after it: the wallet refuses a QR code that would expire at
                 // once, and whatever it answered, the member can no longer pay.
                 .onFailure(PaymentGatewayException.class)
                 .transform(failure -> order.isPastDeadline(clock.instant()) ? windowOver(order) : failure)
                 .chain(qrCode -> store(order, qrCode))
-                // A concurrent request stored its code first: Alipay gave both the same one.
+                // A concurrent request stored its code first: the wallet gave both the same one.
                 .onFailure(UniqueViolation::isCause).recoverWithNull()
                 .chain(() -> Panache.withSession(() -> payments.findByOrderId(order.id)));
     }
@@ -98,7 +105,7 @@ public class PaymentService {
     /**
      * Stores the QR code only while the order is pending, with its row locked: a close that committed first is
      * seen here, and one that comes later sees the stored code (and voids it). A code that arrives for an order
-     * closed meanwhile is voided at Alipay (best effort: it was never shown to anyone) and not offered.
+     * closed meanwhile is voided at the wallet (best effort: it was never shown to anyone) and not offered.
      */
     private Uni<Void> store(Order order, String qrCode) {
         return Panache.withTransaction(() -> orders.findForUpdate(order.id).chain(current -> current != null
@@ -106,8 +113,7 @@ public class PaymentService {
                         ? newPayment(order, qrCode).persist().chain(() -> events.record(order.orderNo,
                                 OrderEvents.Kind.QR_OFFERED, "offered", "payable until " + order.payDeadline))
                         : Uni.createFrom().failure(notPayable(order.id, current == null ? null : current.status))))
-                .onFailure(ProblemException.class).call(() -> alipay.cancel(order.orderNo)
-                        .onFailure().recoverWithNull().replaceWithVoid())
+                .onFailure(ProblemException.class).call(() -> channel.withdraw(order.orderNo).onFailure().recoverWithNull())
                 .invoke(() -> offered.fire(new PaymentOffered(order.id, order.orderNo, order.createdAt,
                         order.payDeadline)))
                 .replaceWithVoid();

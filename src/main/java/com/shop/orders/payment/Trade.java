@@ -3,14 +3,23 @@ package com.shop.orders.payment;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** What Alipay knows of the trade behind an order. */
-public record Trade(String orderNo, TradeStatus status, String tradeNo, BigDecimal totalAmount, Instant paidAt) {
+/**
+ * What a wallet knows of the trade behind an order: its state, the wallet's own word for it (for the records and
+ * the logs), the wallet's trade number and the money.
+ */
+public record Trade(String orderNo, TradeState state, String walletStatus, String tradeNo, BigDecimal totalAmount,
+        Instant paidAt) {
 
-    static Trade notExist(String orderNo) {
-        return new Trade(orderNo, TradeStatus.NOT_EXIST, null, null, null);
+    public static Trade notFound(String orderNo) {
+        return new Trade(orderNo, TradeState.NOT_FOUND, TradeState.NOT_FOUND.name(), null, null, null);
     }
 
-    PaidTrade paid() {
+    /** The one rule of what counts as paid, for every wallet. */
+    public boolean isPaid() {
+        return state == TradeState.PAID;
+    }
+
+    public PaidTrade paid() {
         return new PaidTrade(orderNo, tradeNo, totalAmount, paidAt);
     }
 }

@@ -3,38 +3,37 @@ package com.shop.orders.payment;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.payment.AlipayReplies.CancelResult;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Before an unpaid order is closed: makes sure that its Alipay trade can take no more money, or finds
- * that it already has. Fails (try again later) when Alipay cannot tell.
+ * Before an unpaid order is closed: makes sure that its trade can take no more money, or finds that it already has.
+ * Fails (try again later) when the wallet cannot tell.
  */
 @ApplicationScoped
 public class TradeCloser {
 
     public enum Closure {
-        /** No QR code was ever offered: nothing to close at Alipay. */
+        /** No QR code was ever offered: nothing to close at the wallet. */
         NO_TRADE,
         /** The trade, or the QR code nobody scanned, is closed: it can no longer be paid. */
         CLOSED,
-        /** The buyer paid meanwhile and Alipay gave the money back while voiding the trade. */
+        /** The buyer paid meanwhile and the wallet gave the money back while voiding the trade. */
         REFUNDED,
-        /** Alipay has the money: the order is PAID now and must not be closed. */
+        /** The wallet has the money: the order is PAID now and must not be closed. */
         PAID
     }
 
     private final PaymentRepository payments;
-    private final AlipayGateway alipay;
+    private final PaymentChannel channel;
     private final PaymentConfirmation confirmation;
     private final PaymentRefunds refunds;
 
-    public TradeCloser(PaymentRepository payments, AlipayGateway alipay, PaymentConfirmation confirmation,
+    public TradeCloser(PaymentRepository payments, PaymentChannel channel, PaymentConfirmation confirmation,
             PaymentRefunds refunds) {
         this.payments = payments;
-        this.alipay = alipay;
+        this.channel = channel;
         this.confirmation = confirmation;
         this.refunds = refunds;
     }
@@ -56,31 +55,10 @@ public class TradeCloser {
     }
 
     Uni<Closure> closeTrade(Payment payment) {
-        return alipay.close(payment.orderNo).chain(result -> switch (result) {
+        return channel.close(payment.orderNo).chain(closing -> switch (closing.result()) {
             case CLOSED -> Uni.createFrom().item(Closure.CLOSED);
-            // Never scanned, yet the QR code stays payable until it expires: void it.
-            case NOT_EXIST -> voidQrCode(payment);
-            // Closed already (expired at the deadline), or paid: the query tells.
-            case NOT_CLOSABLE -> closedOrPaid(payment.orderNo);
-        });
-    }
-
-    private Uni<Closure> voidQrCode(Payment payment) {
-        return alipay.cancel(payment.orderNo).chain(result -> result == CancelResult.CLOSED
-                ? Uni.createFrom().item(Closure.CLOSED)
-                : recordRefund(payment));
-    }
-
-    private Uni<Closure> recordRefund(Payment payment) {
-        return refunds.recordCancelRefund(payment).replaceWith(Closure.REFUNDED);
-    }
-
-    private Uni<Closure> closedOrPaid(String orderNo) {
-        return alipay.query(orderNo).chain(trade -> switch (trade.status()) {
-            case TRADE_SUCCESS, TRADE_FINISHED -> recordPayment(trade);
-            case TRADE_CLOSED, NOT_EXIST -> Uni.createFrom().item(Closure.CLOSED);
-            case WAIT_BUYER_PAY -> Uni.createFrom().failure(new IllegalStateException(
-                    "Alipay refused to close the open trade of " + orderNo));
+            case REVERSED -> refunds.recordCancelRefund(payment).replaceWith(Closure.REFUNDED);
+            case PAID -> recordPayment(closing.trade());
         });
     }
 
@@ -89,7 +67,7 @@ public class TradeCloser {
             case PAID_NOW, ALREADY_PAID -> Closure.PAID;
             case REFUNDED -> Closure.REFUNDED;
             case AMOUNT_MISMATCH, UNKNOWN_ORDER -> throw new IllegalStateException(
-                    "Alipay's payment of " + trade.orderNo() + " was not accepted (" + outcome + ")");
+                    "The wallet's payment of " + trade.orderNo() + " was not accepted (" + outcome + ")");
         });
     }
 }

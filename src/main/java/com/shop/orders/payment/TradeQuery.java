@@ -10,19 +10,19 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 
-/** Asks Alipay about an order's trade and records a payment that the notify did not bring (lost or late). */
+/** Asks the wallet about an order's trade and records a payment that the notify did not bring (lost or late). */
 @ApplicationScoped
 // Created at start, not at first use, so that its meters exist (at zero) before the first event.
 @Startup
 public class TradeQuery {
 
-    private final AlipayGateway alipay;
+    private final PaymentChannel channel;
     private final PaymentConfirmation confirmation;
     private final Timer detection;
     private final Clock clock;
 
-    public TradeQuery(AlipayGateway alipay, PaymentConfirmation confirmation, MeterRegistry registry, Clock clock) {
-        this.alipay = alipay;
+    public TradeQuery(PaymentChannel channel, PaymentConfirmation confirmation, MeterRegistry registry, Clock clock) {
+        this.channel = channel;
         this.confirmation = confirmation;
         this.clock = clock;
         this.detection = Timer.builder("payments.lost_notify.detection")
@@ -34,26 +34,26 @@ public class TradeQuery {
                 .register(registry);
     }
 
-    /** What a query found, and what the payment paths made of it: no outcome when Alipay has no payment. */
+    /** What a query found, and what the payment paths made of it: no outcome when the wallet has no payment. */
     public record Confirmed(Trade trade, PaymentConfirmation.Outcome outcome) {
 
-        /** Alipay has the money and this service records it as paid (now or before). */
+        /** The wallet has the money and this service records it as paid (now or before). */
         public boolean recordedPaid() {
             return outcome == PaymentConfirmation.Outcome.PAID_NOW || outcome == PaymentConfirmation.Outcome.ALREADY_PAID;
         }
     }
 
-    /** True when Alipay has the money and the payment is now recorded. */
+    /** True when the wallet has the money and the payment is now recorded. */
     public Uni<Boolean> recordIfPaid(String orderNo) {
         return confirmIfPaid(orderNo).map(Confirmed::recordedPaid);
     }
 
     /**
-     * Asks Alipay and hands a payment it reports to {@link PaymentConfirmation}, which pays a pending order, refunds
+     * Asks the wallet and hands a payment it reports to {@link PaymentConfirmation}, which pays a pending order, refunds
      * the money of a closed one, and does nothing for a payment recorded before.
      */
     public Uni<Confirmed> confirmIfPaid(String orderNo) {
-        return alipay.query(orderNo).chain(trade -> trade.status().isPaid()
+        return channel.query(orderNo).chain(trade -> trade.isPaid()
                 ? record(trade).map(outcome -> new Confirmed(trade, outcome))
                 : Uni.createFrom().item(new Confirmed(trade, null)));
     }

@@ -17,10 +17,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.payment.AlipayGateway;
+import com.shop.orders.payment.alipay.AlipayGateway;
 import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.payment.Trade;
-import com.shop.orders.payment.TradeBillLink;
+import com.shop.orders.payment.alipay.TradeBillLink;
 import com.shop.orders.payment.TradeQuery;
 import com.shop.orders.refund.FoundRefunds;
 import com.shop.orders.resilience.MutinyBridge;
@@ -252,13 +252,13 @@ public class Reconciliation {
                                 DifferenceKind.MISSING_FROM_BILL, recorded.orderNo(), "payment", recorded.orderId(),
                                 recorded.tradeNo(), null, recorded.paidAmount(), "recorded paid at "
                                         + recorded.moneyInAt() + ", not in the bill; Alipay's query answers "
-                                        + trade.status() + (trade.paidAt() == null ? "" : ", paid at " + trade.paidAt()))))
+                                        + trade.walletStatus() + (trade.paidAt() == null ? "" : ", paid at " + trade.paidAt()))))
                 .filter(found -> found != null)
                 .collect().asList();
     }
 
     private boolean paidOnAnotherDay(Trade trade, LocalDate date) {
-        return trade.status().isPaid() && trade.paidAt() != null && !BillMatcher.on(trade.paidAt(), date, config.zone());
+        return trade.isPaid() && trade.paidAt() != null && !BillMatcher.on(trade.paidAt(), date, config.zone());
     }
 
     /** Payments Alipay has and this service did not record, one at a time through the payment paths. */
@@ -282,7 +282,7 @@ public class Reconciliation {
                                 "the order had been closed: the payment was refunded");
                     }
                     String note = confirmed.outcome() == null
-                            ? "Alipay's trade query answers " + confirmed.trade().status() + ": the payment is not confirmed"
+                            ? "Alipay's trade query answers " + confirmed.trade().walletStatus() + ": the payment is not confirmed"
                             : "the payment paths did not accept it: " + confirmed.outcome();
                     LOG.warnf("Reconciliation of %s: %s stays flagged: %s", difference.billDate(),
                             difference.outTradeNo(), note);

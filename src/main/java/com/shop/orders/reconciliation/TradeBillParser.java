@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
-import com.shop.orders.payment.TradeBillCharset;
+import com.shop.orders.payment.alipay.TradeBillCharset;
 
 /**
  * Reads Alipay's trade bill: a zip (entry names in GBK) of two GBK CSV files, "…_业务明细.csv" (the details) and

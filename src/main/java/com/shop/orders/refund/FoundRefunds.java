@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.shop.orders.order.OrderRepository;
-import com.shop.orders.payment.AlipayGateway;
+import com.shop.orders.payment.PaymentChannel;
 import com.shop.orders.payment.PaymentRepository;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -26,16 +26,16 @@ public class FoundRefunds {
 
     private static final Logger LOG = Logger.getLogger(FoundRefunds.class);
 
-    private final AlipayGateway alipay;
+    private final PaymentChannel channel;
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final RefundRepository refunds;
     private final RefundOutcomes outcomes;
     private final Clock clock;
 
-    public FoundRefunds(AlipayGateway alipay, OrderRepository orders, PaymentRepository payments,
+    public FoundRefunds(PaymentChannel channel, OrderRepository orders, PaymentRepository payments,
             RefundRepository refunds, RefundOutcomes outcomes, Clock clock) {
-        this.alipay = alipay;
+        this.channel = channel;
         this.orders = orders;
         this.payments = payments;
         this.refunds = refunds;
@@ -52,7 +52,7 @@ public class FoundRefunds {
         if (requestNo == null || requestNo.isEmpty()) {
             return Uni.createFrom().item(Boolean.FALSE);
         }
-        return alipay.refundMade(orderNo, requestNo).chain(made -> made
+        return channel.refundMade(orderNo, requestNo).chain(made -> made
                 ? Panache.withSession(() -> refunds.findByRequestNo(requestNo))
                         .chain(existing -> existing == null ? record(orderNo, requestNo, amount) : known(existing))
                 : Uni.createFrom().item(Boolean.FALSE));

@@ -2,37 +2,37 @@ package com.shop.orders.refund;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.payment.AlipayGateway;
+import com.shop.orders.payment.PaymentChannel;
 
 import io.smallrye.mutiny.Uni;
 
 /**
- * The one way a refund reaches Alipay: {@code alipay.trade.refund} with the refund's own request number, and its
+ * The one way a refund reaches the wallet: its refund call with the refund's own request number, and its
  * answer recorded. Sent again with the same number it refunds nothing twice, so an answer that never arrived is
  * retried safely; the refund query first tells whether that is needed.
  */
 @ApplicationScoped
 public class RefundSender {
 
-    private final AlipayGateway alipay;
+    private final PaymentChannel channel;
     private final RefundOutcomes outcomes;
 
-    public RefundSender(AlipayGateway alipay, RefundOutcomes outcomes) {
-        this.alipay = alipay;
+    public RefundSender(PaymentChannel channel, RefundOutcomes outcomes) {
+        this.channel = channel;
         this.outcomes = outcomes;
     }
 
     /** Sends the refund and records the answer; completes when the outcome (or that it is unknown) is recorded. */
     public Uni<Void> send(Refund refund) {
-        return alipay.refund(refund.orderNo, refund.amount, refund.outRequestNo)
+        return channel.refund(refund.orderNo, refund.amount, refund.outRequestNo)
                 .onItemOrFailure().transformToUni((answer, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
                         : answer.done() ? outcomes.made(refund.id) : outcomes.refused(refund, answer));
     }
 
-    /** A refund whose last attempt told nothing: asks Alipay whether it was made, and sends it again if not. */
+    /** A refund whose last attempt told nothing: asks the wallet whether it was made, and sends it again if not. */
     public Uni<Void> settle(Refund refund) {
-        return alipay.refundMade(refund.orderNo, refund.outRequestNo)
+        return channel.refundMade(refund.orderNo, refund.outRequestNo)
                 .onItemOrFailure().transformToUni((made, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
                         : made ? outcomes.made(refund.id) : send(refund));

@@ -5,7 +5,7 @@ import java.nio.charset.Charset;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import com.shop.orders.payment.FormBody;
+import com.shop.orders.payment.alipay.FormBody;
 
 /** application/x-www-form-urlencoded as Alipay writes it; decoding is the application's own ({@link FormBody}). */
 final class FormEncoding {

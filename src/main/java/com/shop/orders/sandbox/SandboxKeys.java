@@ -1,6 +1,6 @@
 package com.shop.orders.sandbox;
 
-import com.shop.orders.payment.AlipayKeys;
+import com.shop.orders.payment.alipay.AlipayKeys;
 import io.quarkus.arc.profile.IfBuildProfile;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.KeyPair;

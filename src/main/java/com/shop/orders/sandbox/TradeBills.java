@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
-import com.shop.orders.payment.TradeBillCharset;
+import com.shop.orders.payment.alipay.TradeBillCharset;
 
 /**
  * Alipay's trade bill of the sandbox's own trades ({@code alipay.data.dataservice.bill.downloadurl.query},

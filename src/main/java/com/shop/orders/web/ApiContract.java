@@ -27,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
         tags = {
                 @Tag(name = ApiContract.CATALOG, description = "SKUs and what is available to order"),
                 @Tag(name = ApiContract.ORDERS, description = "A member's own orders"),
-                @Tag(name = ApiContract.PAYMENT, description = "Alipay QR codes and Alipay's payment notify"),
+                @Tag(name = ApiContract.PAYMENT, description = "Payment channels, QR codes and the wallets' notifies"),
                 @Tag(name = ApiContract.ADMIN, description = "Stock administration") },
         components = @Components(
                 securitySchemes = @SecurityScheme(securitySchemeName = ApiContract.BEARER,

@@ -18,6 +18,7 @@ import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import javax.imageio.ImageIO;
@@ -38,6 +39,8 @@ import com.shop.orders.sandbox.SandboxTradeStatus;
 import com.shop.orders.sandbox.SandboxTrades;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.TestDb;
+
+import io.restassured.http.ContentType;
 
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -78,6 +81,43 @@ class PaymentFlowTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> TestDb.count(
                 "SELECT COUNT(*) FROM outbox_event WHERE message_key = ? AND published_at IS NOT NULL", no) == 1);
         as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(409);
+    }
+
+    /**
+     * The channel is named in the body, or not at all (the storefront of before channels): both are Alipay's one
+     * trade. A channel the shop does not offer is a 400 that leaves the order as it was, no trade at any wallet.
+     */
+    @Test
+    void thePaymentNamesItsChannelAndAChannelTheShopDoesNotOfferIsRefused() {
+        given().get("/api/payment-channels").then().statusCode(200).body("channels", equalTo(List.of("alipay")));
+        long sku = TestDb.newSku(5, "3.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+
+        for (String refused : new String[] { "{\"channel\":\"wechat\"}", "{\"channel\":\"ALIPAY\"}",
+                "{\"channel\":\"\"}" }) {
+            as(member).contentType(ContentType.JSON).body(refused).post("/api/orders/" + orderId + "/payment").then()
+                    .statusCode(400).contentType("application/problem+json")
+                    .body("title", equalTo("Unknown payment channel")).body("channels", equalTo(List.of("alipay")));
+        }
+        as(member).contentType(ContentType.JSON).body("{\"channel\":").post("/api/orders/" + orderId + "/payment")
+                .then().statusCode(400);
+        as(member).contentType(ContentType.TEXT).body("alipay").post("/api/orders/" + orderId + "/payment").then()
+                .statusCode(415).contentType("application/problem+json");
+        as(member).contentType(ContentType.JSON).body("{\"channel\":1}")
+                .post("/api/orders/" + orderId + "/payment").then().statusCode(400);
+        assertEquals(0, trades.calls("alipay.trade.precreate", orderNo(orderId)));
+        assertEquals(0, TestDb.count("SELECT COUNT(*) FROM payment WHERE order_id = ?", orderId));
+
+        String named = as(member).contentType(ContentType.JSON).body("{\"channel\":\"alipay\"}")
+                .post("/api/orders/" + orderId + "/payment").then().statusCode(200).body("channel", equalTo("alipay"))
+                .extract().path("qrCode");
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200)
+                .body("channel", equalTo("alipay")).body("qrCode", equalTo(named));
+        as(member).contentType(ContentType.JSON).body("{}").post("/api/orders/" + orderId + "/payment").then()
+                .statusCode(200).body("qrCode", equalTo(named));
+        assertEquals(1, trades.calls("alipay.trade.precreate", orderNo(orderId)));
+        assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
     }
 
     @Test

@@ -13,81 +13,63 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.payment.AlipayReplies.CancelResult;
-import com.shop.orders.payment.AlipayReplies.CloseResult;
 import com.shop.orders.payment.PaymentConfirmation.Outcome;
 import com.shop.orders.payment.PaymentConfirmation.Source;
 
 import io.smallrye.mutiny.Uni;
 
-/** What closing an order's trade at Alipay comes to, for every answer Alipay can give. */
+/** What closing an order's trade comes to, for every result a wallet's close can have. */
 class TradeCloserTest {
 
     private static final Duration WAIT = Duration.ofSeconds(1);
 
-    private final AlipayGateway alipay = mock(AlipayGateway.class);
+    private final PaymentChannel channel = mock(PaymentChannel.class);
     private final PaymentConfirmation confirmation = mock(PaymentConfirmation.class);
     private final PaymentRefunds refunds = mock(PaymentRefunds.class);
-    private final TradeCloser closer = new TradeCloser(mock(PaymentRepository.class), alipay, confirmation, refunds);
+    private final TradeCloser closer = new TradeCloser(mock(PaymentRepository.class), channel, confirmation, refunds);
 
     @Test
-    void aScannedTradeIsClosed() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.CLOSED));
+    void aClosedTradeLetsTheOrderClose() {
+        when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.closed()));
         assertEquals(TradeCloser.Closure.CLOSED, close());
-        verify(alipay, never()).cancel(any());
+        verify(refunds, never()).recordCancelRefund(any());
+        verify(confirmation, never()).confirm(any(), any());
     }
 
     @Test
-    void anUnscannedQrCodeIsVoided() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_EXIST));
-        when(alipay.cancel("N1")).thenReturn(Uni.createFrom().item(CancelResult.CLOSED));
-        assertEquals(TradeCloser.Closure.CLOSED, close());
-    }
-
-    @Test
-    void aQrCodePaidWhileBeingVoidedIsRecordedAsRefundedByAlipay() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_EXIST));
-        when(alipay.cancel("N1")).thenReturn(Uni.createFrom().item(CancelResult.REFUNDED));
+    void aTradeTheWalletReversedIsRecordedAsRefunded() {
+        when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.reversed()));
         when(refunds.recordCancelRefund(any())).thenReturn(Uni.createFrom().voidItem());
         assertEquals(TradeCloser.Closure.REFUNDED, close());
         verify(refunds).recordCancelRefund(any());
     }
 
     @Test
-    void aTradeThatCannotBeClosedIsAskedAbout() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_CLOSABLE));
-        when(alipay.query("N1")).thenReturn(Uni.createFrom().item(trade(TradeStatus.TRADE_CLOSED)));
-        assertEquals(TradeCloser.Closure.CLOSED, close());
-    }
-
-    @Test
     void aPaidTradeMakesThePaymentRecordedInsteadOfTheOrderClosed() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_CLOSABLE));
-        when(alipay.query("N1")).thenReturn(Uni.createFrom().item(trade(TradeStatus.TRADE_SUCCESS)));
+        when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.paid(paidTrade())));
         when(confirmation.confirm(any(), any())).thenReturn(Uni.createFrom().item(Outcome.PAID_NOW));
         assertEquals(TradeCloser.Closure.PAID, close());
         verify(confirmation).confirm(new PaidTrade("N1", "T1", new BigDecimal("5.00"), null), Source.QUERY);
     }
 
     @Test
+    void aPaymentThatCameAfterTheCloseIsRefunded() {
+        when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.paid(paidTrade())));
+        when(confirmation.confirm(any(), any())).thenReturn(Uni.createFrom().item(Outcome.REFUNDED));
+        assertEquals(TradeCloser.Closure.REFUNDED, close());
+    }
+
+    @Test
     void aPaymentThatIsNotAcceptedKeepsTheOrderOpen() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_CLOSABLE));
-        when(alipay.query("N1")).thenReturn(Uni.createFrom().item(trade(TradeStatus.TRADE_SUCCESS)));
+        when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.paid(paidTrade())));
         when(confirmation.confirm(any(), any())).thenReturn(Uni.createFrom().item(Outcome.AMOUNT_MISMATCH));
         assertThrows(IllegalStateException.class, this::close);
     }
 
     @Test
-    void anOpenTradeAlipayWillNotCloseIsAFailureToRetry() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_CLOSABLE));
-        when(alipay.query("N1")).thenReturn(Uni.createFrom().item(trade(TradeStatus.WAIT_BUYER_PAY)));
-        assertThrows(IllegalStateException.class, this::close);
-    }
-
-    @Test
-    void alipayUnreachableIsAFailureToRetry() {
-        when(alipay.close("N1")).thenReturn(Uni.createFrom().failure(PaymentGatewayException.unavailable("close",
-                new RuntimeException("timeout"))));
+    void aWalletThatCannotTellIsAFailureToRetry() {
+        when(channel.close("N1")).thenReturn(Uni.createFrom().failure(PaymentGatewayException.unavailable("Alipay",
+                "close", new RuntimeException("timeout"))));
         assertThrows(PaymentGatewayException.class, this::close);
     }
 
@@ -99,7 +81,7 @@ class TradeCloserTest {
         return closer.closeTrade(payment).await().atMost(WAIT);
     }
 
-    private static Trade trade(TradeStatus status) {
-        return new Trade("N1", status, "T1", new BigDecimal("5.00"), null);
+    private static Trade paidTrade() {
+        return new Trade("N1", TradeState.PAID, "TRADE_SUCCESS", "T1", new BigDecimal("5.00"), null);
     }
 }

@@ -22,7 +22,7 @@ import com.alipay.api.DefaultAlipayClient;
 import com.alipay.api.internal.util.AntCertificationUtil;
 import com.alipay.api.request.AlipayTradePrecreateRequest;
 import com.alipay.api.response.AlipayTradePrecreateResponse;
-import com.shop.orders.payment.SignMode;
+import com.shop.orders.payment.alipay.SignMode;
 
 /**
  * The sandbox's side of certificate mode against the real SDK: its serial numbers are the ones the SDK computes

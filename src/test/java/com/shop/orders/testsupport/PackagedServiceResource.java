@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import com.shop.orders.payment.SignMode;
+import com.shop.orders.payment.alipay.SignMode;
 import com.shop.orders.sandbox.SandboxServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;

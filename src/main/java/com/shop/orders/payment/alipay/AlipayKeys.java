@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 /**
  * The key material for talking to Alipay. Every mode signs with the merchant's private key (bare Base64,

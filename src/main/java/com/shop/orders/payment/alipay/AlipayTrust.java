@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;

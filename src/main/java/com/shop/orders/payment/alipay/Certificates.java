@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

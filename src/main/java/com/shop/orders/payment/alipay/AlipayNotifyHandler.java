@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -11,6 +11,8 @@ import org.jboss.logging.Logger;
 import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
 
+import com.shop.orders.payment.PaidTrade;
+import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.tracing.Spans;

@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -41,8 +41,11 @@ import com.alipay.api.request.AlipayTradeQueryRequest;
 import com.alipay.api.request.AlipayTradeRefundRequest;
 import com.alipay.api.response.AlipayOpenAppAlipaycertDownloadResponse;
 
-import com.shop.orders.payment.AlipayReplies.CancelResult;
-import com.shop.orders.payment.AlipayReplies.CloseResult;
+import com.shop.orders.payment.PaymentGatewayException;
+import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.Trade;
+import com.shop.orders.payment.alipay.AlipayReplies.CancelResult;
+import com.shop.orders.payment.alipay.AlipayReplies.CloseResult;
 import com.shop.orders.order.OrderEvents;
 import com.shop.orders.resilience.Bulkhead;
 import com.shop.orders.resilience.Causes;
@@ -67,6 +70,9 @@ import io.smallrye.mutiny.Uni;
  */
 @ApplicationScoped
 public class AlipayGateway {
+
+    /** The wallet's name in problems and logs. */
+    static final String WALLET = "Alipay";
 
     private static final Logger LOG = Logger.getLogger(AlipayGateway.class);
     private static final AttributeKey<String> RPC_SYSTEM = AttributeKey.stringKey("rpc.system");
@@ -176,7 +182,7 @@ public class AlipayGateway {
         model.setOutRequestNo(requestNo);
         AlipayTradeRefundRequest request = new AlipayTradeRefundRequest();
         request.setBizModel(model);
-        return call("refund", orderNo, request, response -> RefundAnswer.of(response.getCode(), response.getSubCode(),
+        return call("refund", orderNo, request, response -> AlipayReplies.refundAnswer(response.getCode(), response.getSubCode(),
                 response.getSubMsg()));
     }
 
@@ -235,18 +241,18 @@ public class AlipayGateway {
                 if (answer == null) {
                     LOG.warnf("Alipay refused %s: %s / %s: %s", method, response.getCode(), response.getSubCode(),
                             response.getSubMsg());
-                    throw PaymentGatewayException.answered(method, response.getCode(), response.getSubCode());
+                    throw AlipayReplies.answered(method, response.getCode(), response.getSubCode());
                 }
                 return answer;
             } catch (AlipayApiException e) {
                 if (certificateMode && AlipayReplies.isUntrustedCertificate(e)) {
                     outcome = "untrusted_certificate";
                     trust.refuse("of the answer to " + method, "the SDK found it out of date or not issued under ALIPAY_ROOT_CERT");
-                    throw PaymentGatewayException.untrusted(method, e);
+                    throw PaymentGatewayException.untrusted(WALLET, method, e);
                 }
                 // Members see only "unavailable"; the operator sees why (the SDK's own words, bounded).
                 LOG.warnf("Alipay call %s failed: %s", method, Causes.of(e));
-                throw PaymentGatewayException.unavailable(method, e);
+                throw PaymentGatewayException.unavailable(WALLET, method, e);
             } finally {
                 span.setAttribute(ALIPAY_OUTCOME, outcome);
                 if (orderNo != null) {
@@ -260,7 +266,7 @@ public class AlipayGateway {
             if (orderNo != null) {
                 events.note(orderNo, OrderEvents.Kind.ALIPAY_CALL, "bulkhead_full", request.getApiMethodName());
             }
-            return PaymentGatewayException.unavailable(method, full);
+            return PaymentGatewayException.unavailable(WALLET, method, full);
         });
     }
 

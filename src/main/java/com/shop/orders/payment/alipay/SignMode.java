@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 /**
  * How an Alipay app signs: with Alipay's public key given as such, or with public-key certificates (the

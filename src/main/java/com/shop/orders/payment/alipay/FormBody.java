@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.net.URLDecoder;
 import java.nio.charset.Charset;

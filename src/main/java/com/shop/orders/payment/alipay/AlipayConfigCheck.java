@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.net.URI;
 import java.security.KeyFactory;
@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.shop.orders.payment.PaymentConfig;
 import com.shop.orders.startup.StartupCheck;
 
 /** Production must have usable Alipay keys, absolute URLs and a QR link secret shared by every instance. */

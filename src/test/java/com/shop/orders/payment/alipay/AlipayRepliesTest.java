@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 import com.alipay.api.AlipayApiErrorEnum;
 import com.alipay.api.AlipayApiException;
 
-import com.shop.orders.payment.AlipayReplies.CancelResult;
-import com.shop.orders.payment.AlipayReplies.CloseResult;
+import com.shop.orders.payment.Trade;
+import com.shop.orders.payment.TradeState;
+import com.shop.orders.payment.alipay.AlipayReplies.CancelResult;
+import com.shop.orders.payment.alipay.AlipayReplies.CloseResult;
 
 /** How Alipay's answers are read, code by code. */
 class AlipayRepliesTest {
@@ -49,11 +51,16 @@ class AlipayRepliesTest {
     void queryAnswers() {
         Date paidAt = new Date(1_700_000_000_000L);
         Trade paid = AlipayReplies.trade("N1", "10000", null, "TRADE_SUCCESS", "T1", "12.30", paidAt);
-        assertEquals(new Trade("N1", TradeStatus.TRADE_SUCCESS, "T1", new BigDecimal("12.30"), paidAt.toInstant()), paid);
-        assertEquals(TradeStatus.NOT_EXIST, AlipayReplies.trade("N1", "40004", "ACQ.TRADE_NOT_EXIST", null, null, null,
-                null).status());
-        assertEquals(TradeStatus.WAIT_BUYER_PAY, AlipayReplies.trade("N1", "10000", null, "WAIT_BUYER_PAY", "T1",
-                "12.30", null).status());
+        assertEquals(new Trade("N1", TradeState.PAID, "TRADE_SUCCESS", "T1", new BigDecimal("12.30"),
+                paidAt.toInstant()), paid);
+        assertEquals(TradeState.PAID, AlipayReplies.trade("N1", "10000", null, "TRADE_FINISHED", "T1", "12.30", paidAt)
+                .state());
+        assertEquals(TradeState.NOT_FOUND, AlipayReplies.trade("N1", "40004", "ACQ.TRADE_NOT_EXIST", null, null, null,
+                null).state());
+        assertEquals(TradeState.WAITING, AlipayReplies.trade("N1", "10000", null, "WAIT_BUYER_PAY", "T1",
+                "12.30", null).state());
+        assertEquals(TradeState.CLOSED, AlipayReplies.trade("N1", "10000", null, "TRADE_CLOSED", "T1",
+                "12.30", null).state());
         assertNull(AlipayReplies.trade("N1", "20000", "ACQ.SYSTEM_ERROR", null, null, null, null));
         assertThrows(IllegalArgumentException.class,
                 () -> AlipayReplies.trade("N1", "10000", null, "TRADE_MAYBE", "T1", "1.00", null));

@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 /** Alipay's answer to "where is the trade bill of that day": a short-lived download link, or not published yet. */
 public record TradeBillLink(boolean published, String url) {

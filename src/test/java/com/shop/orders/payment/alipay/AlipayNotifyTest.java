@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Payments.orderNo;

@@ -1,12 +1,16 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import java.math.BigDecimal;
 import java.util.Date;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.alipay.api.AlipayApiErrorEnum;
 import com.alipay.api.AlipayApiException;
+import com.shop.orders.payment.PaymentGatewayException;
+import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.Trade;
 
 /**
  * How Alipay's answers are read: {@code code == 10000} is success (the SDK's {@code isSuccess()} only
@@ -83,6 +87,26 @@ final class AlipayReplies {
         return SERVICE_UNAVAILABLE.equals(code) || SYSTEM_ERROR.equals(subCode);
     }
 
+    /**
+     * Alipay answered with an error: a refusal of the call (502), unless it asked to be called again later
+     * ({@code ACQ.SYSTEM_ERROR}), which is an outage (503). The detail names the call and Alipay's codes only.
+     */
+    static PaymentGatewayException answered(String method, String code, String subCode) {
+        String codes = " (" + code + (subCode == null ? "" : " / " + subCode) + ")";
+        Map<String, Object> extensions = subCode == null ? Map.of() : Map.of("providerCode", subCode);
+        return isTryAgain(code, subCode)
+                ? PaymentGatewayException.tryAgain(AlipayGateway.WALLET, method, codes, extensions)
+                : PaymentGatewayException.refused(AlipayGateway.WALLET, method, codes, extensions);
+    }
+
+    /** A refund's answer: done or refused for good; null when Alipay asked to try again (the outcome is unknown). */
+    static RefundAnswer refundAnswer(String code, String subCode, String subMsg) {
+        if (isTryAgain(code, subCode)) {
+            return null;
+        }
+        return new RefundAnswer(isSuccess(code), code, subCode, subMsg);
+    }
+
     /** The outcome tag of a call in metrics: success, or what Alipay answered instead. */
     static String outcome(String code, String subCode) {
         return isSuccess(code) ? "success" : subCode == null ? String.valueOf(code) : subCode;
@@ -125,12 +149,13 @@ final class AlipayReplies {
     static Trade trade(String orderNo, String code, String subCode, String tradeStatus, String tradeNo,
             String totalAmount, Date paidAt) {
         if (TRADE_NOT_EXIST.equals(subCode)) {
-            return Trade.notExist(orderNo);
+            return Trade.notFound(orderNo);
         }
         if (!isSuccess(code)) {
             return null;
         }
-        return new Trade(orderNo, TradeStatus.parse(tradeStatus), tradeNo,
+        TradeStatus status = TradeStatus.parse(tradeStatus);
+        return new Trade(orderNo, status.state(), status.name(), tradeNo,
                 totalAmount == null ? null : new BigDecimal(totalAmount), paidAt == null ? null : paidAt.toInstant());
     }
 

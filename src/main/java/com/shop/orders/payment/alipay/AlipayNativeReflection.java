@@ -1,4 +1,4 @@
-package com.shop.orders.payment;
+package com.shop.orders.payment.alipay;
 
 import com.alipay.api.AlipayObject;
 import com.alipay.api.AlipayResponse;

@@ -1,0 +1,38 @@
+package com.shop.orders.payment;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * A wallet the buyer pays with, as the payment core, the watch, the closer and the refunds see it. Each wallet's
+ * code lives in a package of its own and implements this; nothing outside it knows the wallet's API. Every call
+ * fails with a {@link PaymentGatewayException} when the wallet refused it or could not be reached.
+ */
+public interface PaymentChannel {
+
+    /** The channel's name in the API: what a buyer's payment request names, e.g. "alipay". */
+    String name();
+
+    /** Offers a QR code (its content) for the trade; the wallet itself refuses payment after {@code payBy}. */
+    Uni<String> offer(String outTradeNo, BigDecimal amount, String subject, Instant payBy);
+
+    /** Voids a code that was never shown to anyone (the order closed while the wallet made it): best effort. */
+    Uni<Void> withdraw(String outTradeNo);
+
+    /** What the wallet knows of the trade now. */
+    Uni<Trade> query(String outTradeNo);
+
+    /** Makes the trade unpayable, or finds that the wallet has the money. */
+    Uni<TradeClosing> close(String outTradeNo);
+
+    /**
+     * Refunds {@code amount} of the trade as the refund {@code refundNo}. Sent again with the same number it refunds
+     * nothing twice: how an answer that did not arrive is retried. Fails when the answer is not known.
+     */
+    Uni<RefundAnswer> refund(String outTradeNo, BigDecimal amount, String refundNo);
+
+    /** Whether the refund {@code refundNo} of the trade was made (false also when there is no trade). */
+    Uni<Boolean> refundMade(String outTradeNo, String refundNo);
+}
