@@ -5,12 +5,12 @@ import jakarta.ws.rs.core.Response;
 import java.util.Map;
 
 /** The sandbox endpoints' refusals: {"error": reason} with the status. */
-final class ErrorAnswer {
+public final class ErrorAnswer {
 
     private ErrorAnswer() {
     }
 
-    static Response of(Response.Status status, String reason) {
+    public static Response of(Response.Status status, String reason) {
         return Response.status(status).entity(Map.of("error", reason)).type(MediaType.APPLICATION_JSON).build();
     }
 }

@@ -115,7 +115,8 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
         }
     }
 
-    private static Duration duration(String text) {
+    /** A fault knob's duration, read like config ("1500ms", "5s", "PT5S"); the WeChat sandbox's knobs too. */
+    public static Duration duration(String text) {
         Duration duration;
         try {
             duration = DurationConverter.parseDuration(text.trim());

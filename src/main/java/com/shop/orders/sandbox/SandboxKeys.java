@@ -77,7 +77,8 @@ public class SandboxKeys implements AlipayKeys {
         return merchant.getPublic();
     }
 
-    static KeyPair newRsaPair() {
+    /** A fresh RSA-2048 pair: every key either sandbox makes. */
+    public static KeyPair newRsaPair() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);

@@ -68,7 +68,8 @@ public class SandboxPageResource {
         return html.append("</table>").append(SCRIPT).append("</body></html>").toString();
     }
 
-    private static String escape(String text) {
+    /** HTML text and attribute escaping, for both sandboxes' pages. */
+    public static String escape(String text) {
         if (text == null) {
             return "";
         }

@@ -1,0 +1,9 @@
+package com.shop.orders.sandbox.wechat;
+
+/** The buyer's wallet refuses to scan or pay this code, and says why. */
+class WechatBuyerRefused extends RuntimeException {
+
+    WechatBuyerRefused(String reason) {
+        super(reason, null, false, false);
+    }
+}

@@ -1,0 +1,111 @@
+package com.shop.orders.sandbox.wechat;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import com.shop.orders.sandbox.FaultSettings;
+
+/**
+ * The JSON form of the WeChat sandbox's fault knobs, shaped as the Alipay sandbox's where a knob applies to both. On
+ * PUT only the fields present change; a method mapped to null is cleared. Example: {"dropNotifies":true,
+ * "methods":{"query":{"httpStatus":500,"times":2}}}; a close that happens unheard:
+ * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; answers WeChat's SDK refuses:
+ * {"timestampSkew":"301s"} or {"wrongSerial":true}.
+ */
+public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
+        String timestampSkew, Boolean wrongSerial, Map<String, Method> methods) {
+
+    /** The APIs a fault can be set on. */
+    static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE);
+
+    /**
+     * One API's fault: an HTTP status (4xx or 5xx) with WeChat's code and message (defaults by status), or an answer
+     * held back (noAnswerFor); afterEffect answers it after the call took effect; times limits it to the next calls.
+     */
+    public record Method(Integer httpStatus, String code, String message, String noAnswerFor, Boolean afterEffect,
+            Integer times) {
+
+        WechatFaults.Fault toFault() {
+            if ((httpStatus == null) == (noAnswerFor == null)) {
+                throw new IllegalArgumentException("give exactly one of httpStatus, noAnswerFor");
+            }
+            if (httpStatus != null && (httpStatus < 400 || httpStatus > 599)) {
+                throw new IllegalArgumentException("httpStatus must be 4xx or 5xx");
+            }
+            if (times != null && times < 1) {
+                throw new IllegalArgumentException("times must be at least 1");
+            }
+            Duration held = noAnswerFor == null ? null : FaultSettings.duration(noAnswerFor);
+            String errorCode = httpStatus == null ? null : code != null ? code : defaultCode(httpStatus);
+            return new WechatFaults.Fault(httpStatus, errorCode, httpStatus == null ? null
+                    : message != null ? message : errorCode, held, Boolean.TRUE.equals(afterEffect));
+        }
+
+        private static String defaultCode(int status) {
+            return switch (status) {
+                case 401 -> "SIGN_ERROR";
+                case 403 -> "NO_AUTH";
+                case 404 -> "RESOURCE_NOT_EXISTS";
+                case 429 -> "FREQUENCY_LIMITED";
+                case 500 -> "SYSTEM_ERROR";
+                default -> status >= 500 ? "SERVICE_UNAVAILABLE" : "PARAM_ERROR";
+            };
+        }
+    }
+
+    static WechatFaultSettings of(WechatFaults faults) {
+        Map<String, Method> methods = new LinkedHashMap<>();
+        faults.armed().forEach((method, fault) -> {
+            int remaining = faults.remaining(method);
+            methods.put(method, new Method(fault.httpStatus(), fault.code(), fault.message(),
+                    fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString(), fault.afterEffect(),
+                    remaining < 0 ? null : remaining));
+        });
+        return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
+                faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
+                faults.wrongSerial(), methods);
+    }
+
+    /** Validates everything first, so a bad body changes nothing. */
+    void applyTo(WechatFaults faults) {
+        Duration newNotifyDelay = notifyDelay == null ? null : FaultSettings.duration(notifyDelay);
+        Duration newLatency = latency == null ? null : FaultSettings.duration(latency);
+        Duration newSkew = timestampSkew == null ? null : FaultSettings.duration(timestampSkew);
+        Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
+        if (methods != null) {
+            methods.forEach((method, settings) -> {
+                if (!METHODS.contains(method)) {
+                    throw new IllegalArgumentException("unknown method " + method + ": one of " + METHODS);
+                }
+                armed.put(method, settings == null ? null : settings.toFault());
+            });
+        }
+        if (dropNotifies != null) {
+            faults.dropNotifies(dropNotifies);
+        }
+        if (duplicateNotifies != null) {
+            faults.duplicateNotifies(duplicateNotifies);
+        }
+        if (newNotifyDelay != null) {
+            faults.delayNotifies(newNotifyDelay);
+        }
+        if (newLatency != null) {
+            faults.latency(newLatency);
+        }
+        if (newSkew != null) {
+            faults.skewTimestamps(newSkew);
+        }
+        if (wrongSerial != null) {
+            faults.wrongSerial(wrongSerial);
+        }
+        armed.forEach((method, fault) -> {
+            if (fault == null) {
+                faults.clear(method);
+            } else {
+                faults.arm(method, fault, methods.get(method).times());
+            }
+        });
+    }
+}

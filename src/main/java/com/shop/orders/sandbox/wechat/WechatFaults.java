@@ -1,0 +1,126 @@
+package com.shop.orders.sandbox.wechat;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.quarkus.arc.profile.IfBuildProfile;
+
+/**
+ * The WeChat sandbox's fault knobs: notifies lost, late or sent twice, answers late, signed with a timestamp out of
+ * WeChat's five minutes or under a serial the merchant does not know, and per API (prepay, query, close) an error
+ * answer or no answer, before or after the call took effect, for the next few calls or until cleared.
+ */
+@ApplicationScoped
+@IfBuildProfile(anyOf = {"dev", "test"})
+public class WechatFaults {
+
+    /** One API's fault: an HTTP status with WeChat's {code, message}, or an answer held back for a while. */
+    public record Fault(Integer httpStatus, String code, String message, Duration noAnswerFor, boolean afterEffect) {
+    }
+
+    private record Armed(Fault fault, int remaining) {
+    }
+
+    private volatile boolean dropNotifies;
+    private volatile boolean duplicateNotifies;
+    private volatile Duration notifyDelay = Duration.ZERO;
+    private volatile Duration latency = Duration.ZERO;
+    private volatile Duration timestampSkew = Duration.ZERO;
+    private volatile boolean wrongSerial;
+    private final Map<String, Armed> methods = new ConcurrentHashMap<>();
+
+    /** The next call's fault for the API, counted against its times. */
+    Optional<Fault> take(String method) {
+        Armed[] taken = new Armed[1];
+        methods.computeIfPresent(method, (key, armed) -> {
+            taken[0] = armed;
+            return armed.remaining() == 1 ? null : new Armed(armed.fault(), armed.remaining() - 1);
+        });
+        return Optional.ofNullable(taken[0]).map(Armed::fault);
+    }
+
+    /** @param times the next calls it applies to; null: until cleared */
+    public void arm(String method, Fault fault, Integer times) {
+        methods.put(method, new Armed(fault, times == null ? -1 : times));
+    }
+
+    public void clear(String method) {
+        methods.remove(method);
+    }
+
+    public void reset() {
+        dropNotifies = false;
+        duplicateNotifies = false;
+        notifyDelay = Duration.ZERO;
+        latency = Duration.ZERO;
+        timestampSkew = Duration.ZERO;
+        wrongSerial = false;
+        methods.clear();
+    }
+
+    Map<String, Fault> armed() {
+        Map<String, Fault> armed = new LinkedHashMap<>();
+        methods.forEach((method, fault) -> armed.put(method, fault.fault()));
+        return armed;
+    }
+
+    int remaining(String method) {
+        Armed armed = methods.get(method);
+        return armed == null ? 0 : armed.remaining();
+    }
+
+    public boolean notifiesDropped() {
+        return dropNotifies;
+    }
+
+    public void dropNotifies(boolean drop) {
+        dropNotifies = drop;
+    }
+
+    public boolean notifiesDuplicated() {
+        return duplicateNotifies;
+    }
+
+    public void duplicateNotifies(boolean duplicate) {
+        duplicateNotifies = duplicate;
+    }
+
+    public Duration notifyDelay() {
+        return notifyDelay;
+    }
+
+    public void delayNotifies(Duration delay) {
+        notifyDelay = delay;
+    }
+
+    public Duration latency() {
+        return latency;
+    }
+
+    public void latency(Duration delay) {
+        latency = delay;
+    }
+
+    /** Added to the timestamp of every signed answer and notify (WeChat's SDK refuses 5 minutes or more). */
+    public Duration timestampSkew() {
+        return timestampSkew;
+    }
+
+    public void skewTimestamps(Duration skew) {
+        timestampSkew = skew;
+    }
+
+    /** Answers and notifies name a serial that is not the merchant's configured public-key ID. */
+    public boolean wrongSerial() {
+        return wrongSerial;
+    }
+
+    public void wrongSerial(boolean wrong) {
+        wrongSerial = wrong;
+    }
+}

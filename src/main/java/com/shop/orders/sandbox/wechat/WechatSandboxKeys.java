@@ -1,0 +1,80 @@
+package com.shop.orders.sandbox.wechat;
+
+import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.shop.orders.sandbox.SandboxKeys;
+
+import io.quarkus.arc.profile.IfBuildProfile;
+
+/**
+ * Fresh keys for every start of a dev or test build: the merchant's RSA-2048 pair with its certificate serial (the
+ * merchant signs requests with the private half), WeChat Pay's platform pair with its public-key ID (answers and
+ * notifies are signed with it), and the APIv3 key notifies are encrypted with.
+ */
+@ApplicationScoped
+@IfBuildProfile(anyOf = {"dev", "test"})
+public class WechatSandboxKeys {
+
+    private final KeyPair merchant = SandboxKeys.newRsaPair();
+    private final KeyPair platform = SandboxKeys.newRsaPair();
+    private final String merchantSerial = HexFormat.of().withUpperCase().formatHex(randomBytes(20));
+    private final String publicKeyId = "PUB_KEY_ID_" + HexFormat.of().withUpperCase().formatHex(randomBytes(16));
+    private final String apiV3Key = WechatSigning.nonce(32);
+
+    public PrivateKey merchantPrivateKey() {
+        return merchant.getPrivate();
+    }
+
+    /** PKCS#8 PEM: what a merchant's configuration holds (apiclient_key.pem). */
+    public String merchantPrivateKeyPem() {
+        return pem("PRIVATE KEY", merchant.getPrivate().getEncoded());
+    }
+
+    public PublicKey merchantPublicKey() {
+        return merchant.getPublic();
+    }
+
+    /** The serial of the merchant's API certificate, named in every request's Authorization. */
+    public String merchantSerial() {
+        return merchantSerial;
+    }
+
+    PrivateKey platformPrivateKey() {
+        return platform.getPrivate();
+    }
+
+    public PublicKey platformPublicKey() {
+        return platform.getPublic();
+    }
+
+    /** X.509 PEM: the WeChat Pay public key a merchant downloads from its console (pub_key.pem). */
+    public String platformPublicKeyPem() {
+        return pem("PUBLIC KEY", platform.getPublic().getEncoded());
+    }
+
+    public String publicKeyId() {
+        return publicKeyId;
+    }
+
+    public String apiV3Key() {
+        return apiV3Key;
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] { '\n' }).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+    }
+
+    private static byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        ThreadLocalRandom.current().nextBytes(bytes);
+        return bytes;
+    }
+}

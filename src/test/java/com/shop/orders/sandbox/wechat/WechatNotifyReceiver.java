@@ -1,0 +1,72 @@
+package com.shop.orders.sandbox.wechat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpServer;
+import com.wechat.pay.java.core.notification.NotificationParser;
+import com.wechat.pay.java.core.notification.RequestParam;
+import com.wechat.pay.java.service.payments.model.Transaction;
+
+/**
+ * A merchant's notify endpoint on a free local port: reads each notify with the SDK's NotificationParser (signature
+ * verified, resource decrypted), records what it read, and answers 500 to the first few, 204 after.
+ */
+final class WechatNotifyReceiver implements AutoCloseable {
+
+    private final HttpServer server;
+    private final NotificationParser parser;
+    private final List<Transaction> received = new CopyOnWriteArrayList<>();
+    private final List<String> refused = new CopyOnWriteArrayList<>();
+    private final AtomicInteger failuresLeft;
+
+    WechatNotifyReceiver(NotificationParser parser, int failuresFirst) throws IOException {
+        this.parser = parser;
+        this.failuresLeft = new AtomicInteger(failuresFirst);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/notify", exchange -> {
+            String body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            Headers headers = exchange.getRequestHeaders();
+            try {
+                received.add(parser.parse(new RequestParam.Builder()
+                        .serialNumber(headers.getFirst("Wechatpay-Serial"))
+                        .nonce(headers.getFirst("Wechatpay-Nonce"))
+                        .signature(headers.getFirst("Wechatpay-Signature"))
+                        .timestamp(headers.getFirst("Wechatpay-Timestamp"))
+                        .signType(headers.getFirst("Wechatpay-Signature-Type"))
+                        .body(body).build(), Transaction.class));
+            } catch (RuntimeException e) {
+                refused.add(e.toString());
+            }
+            exchange.sendResponseHeaders(failuresLeft.getAndDecrement() > 0 ? 500 : 204, -1);
+            exchange.close();
+        });
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/notify";
+    }
+
+    List<Transaction> received() {
+        return received;
+    }
+
+    List<String> refused() {
+        return refused;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

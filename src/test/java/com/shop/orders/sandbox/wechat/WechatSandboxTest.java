@@ -1,0 +1,265 @@
+package com.shop.orders.sandbox.wechat;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.shop.orders.sandbox.SandboxKeys;
+import com.wechat.pay.java.core.RSAPublicKeyConfig;
+import com.wechat.pay.java.core.exception.ServiceException;
+import com.wechat.pay.java.core.exception.ValidationException;
+import com.wechat.pay.java.service.payments.model.Transaction;
+import com.wechat.pay.java.service.payments.nativepay.NativePayService;
+import com.wechat.pay.java.service.payments.nativepay.model.Amount;
+import com.wechat.pay.java.service.payments.nativepay.model.CloseOrderRequest;
+import com.wechat.pay.java.service.payments.nativepay.model.PrepayRequest;
+import com.wechat.pay.java.service.payments.nativepay.model.QueryOrderByOutTradeNoRequest;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * The WeChat Pay sandbox as the official SDK (wechatpay-java) meets it: prepay, query and close signed both ways
+ * (a 204 included), the buyer's scan and pay, notifies the SDK's parser verifies and decrypts, retried and
+ * duplicated, and the fault knobs: errors before and after the effect, a skewed timestamp, a wrong serial.
+ */
+@QuarkusTest
+class WechatSandboxTest {
+
+    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
+
+    @Inject
+    WechatSandboxKeys keys;
+
+    @Inject
+    WechatFaults faults;
+
+    @Inject
+    WechatTrades trades;
+
+    @Inject
+    WechatSandboxConfig config;
+
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    @AfterEach
+    void resetFaults() {
+        faults.reset();
+    }
+
+    @Test
+    void aTradeIsPrepaidPaidAndNotifiedAsTheSdkExpects() throws Exception {
+        RSAPublicKeyConfig sdk = WechatSandboxClients.config(keys, config.mchid());
+        NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
+        try (WechatNotifyReceiver receiver = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk), 1)) {
+            String no = outTradeNo();
+            String codeUrl = wechat.prepay(prepay(no, 1250, receiver.url())).getCodeUrl();
+            assertTrue(codeUrl.startsWith("weixin://wxpay/bizpayurl?pr="), codeUrl);
+            // Asked again with the same parameters: the same code; with others: WeChat's "duplicate order number".
+            assertEquals(codeUrl, wechat.prepay(prepay(no, 1250, receiver.url())).getCodeUrl());
+            ServiceException duplicate = assertThrows(ServiceException.class,
+                    () -> wechat.prepay(prepay(no, 1300, receiver.url())));
+            assertEquals(400, duplicate.getHttpStatusCode());
+            assertEquals("INVALID_REQUEST", duplicate.getErrorCode());
+            assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, no).getTradeState());
+
+            buyer("scan", codeUrl).statusCode(200).body("tradeState", equalTo("NOTPAY"));
+            buyer("pay", codeUrl).statusCode(200).body("tradeState", equalTo("SUCCESS"));
+            buyer("pay", codeUrl).statusCode(409).body("error", equalTo("already paid"));
+
+            Transaction paid = query(wechat, no);
+            assertEquals(Transaction.TradeStateEnum.SUCCESS, paid.getTradeState());
+            assertEquals(1250, paid.getAmount().getTotal());
+            assertEquals(1250, paid.getAmount().getPayerTotal());
+            assertNotNull(paid.getTransactionId());
+            assertNotNull(OffsetDateTime.parse(paid.getSuccessTime()));
+            // The first attempt is answered 500: WeChat tries again, and the second one is acknowledged.
+            await().atMost(Duration.ofSeconds(15)).until(() -> receiver.received().size() >= 2
+                    && trades.trade(no).orElseThrow().notifyAcknowledged());
+            Transaction notified = receiver.received().get(0);
+            assertEquals(no, notified.getOutTradeNo());
+            assertEquals(config.mchid(), notified.getMchid());
+            assertEquals(config.appid(), notified.getAppid());
+            assertEquals(paid.getTransactionId(), notified.getTransactionId());
+            assertEquals(1250, notified.getAmount().getTotal());
+            assertEquals(Transaction.TradeStateEnum.SUCCESS, notified.getTradeState());
+            assertEquals(java.util.List.of(), receiver.refused());
+        }
+    }
+
+    @Test
+    void aClosedTradeCannotBePaidAndAPaidOneCannotBeClosed() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String open = outTradeNo();
+        String codeUrl = wechat.prepay(prepay(open, 500, "https://shop.example/notify")).getCodeUrl();
+        // 204, signed: the SDK verifies an empty answer too.
+        wechat.closeOrder(close(open));
+        wechat.closeOrder(close(open));
+        wechat.closeOrder(close(outTradeNo()));
+        assertEquals(Transaction.TradeStateEnum.CLOSED, query(wechat, open).getTradeState());
+        buyer("pay", codeUrl).statusCode(409).body("error", equalTo("the trade is closed"));
+        ServiceException reopened = assertThrows(ServiceException.class,
+                () -> wechat.prepay(prepay(open, 500, "https://shop.example/notify")));
+        assertEquals("ORDER_CLOSED", reopened.getErrorCode());
+
+        String paid = outTradeNo();
+        buyer("pay", wechat.prepay(prepay(paid, 500, "https://shop.example/notify")).getCodeUrl()).statusCode(200);
+        ServiceException closePaid = assertThrows(ServiceException.class, () -> wechat.closeOrder(close(paid)));
+        assertEquals("ORDERPAID", closePaid.getErrorCode());
+        assertEquals(Transaction.TradeStateEnum.SUCCESS, query(wechat, paid).getTradeState());
+
+        ServiceException unknown = assertThrows(ServiceException.class, () -> query(wechat, outTradeNo()));
+        assertEquals(404, unknown.getHttpStatusCode());
+        assertEquals("ORDER_NOT_EXIST", unknown.getErrorCode());
+    }
+
+    @Test
+    void requestsNotSignedByTheMerchantAndBadParametersAreRefused() {
+        RSAPublicKeyConfig stranger = new RSAPublicKeyConfig.Builder().merchantId(config.mchid())
+                .privateKey(SandboxKeys.newRsaPair().getPrivate()).merchantSerialNumber(keys.merchantSerial())
+                .publicKey(keys.platformPublicKeyPem()).publicKeyId(keys.publicKeyId()).apiV3Key(keys.apiV3Key())
+                .build();
+        String no = outTradeNo();
+        ServiceException unsigned = assertThrows(ServiceException.class, () -> WechatSandboxClients
+                .nativePay(stranger, port, Duration.ofSeconds(10)).prepay(prepay(no, 100, "https://shop.example/n")));
+        assertEquals(401, unsigned.getHttpStatusCode());
+        assertEquals("SIGN_ERROR", unsigned.getErrorCode());
+        assertTrue(trades.trade(no).isEmpty());
+
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        for (PrepayRequest bad : new PrepayRequest[] { prepay("abc", 100, "https://shop.example/n"),
+                prepay(outTradeNo(), 0, "https://shop.example/n"), prepay(outTradeNo(), 100, "https://shop.example/n?x=1"),
+                prepay(outTradeNo() + "#", 100, "https://shop.example/n") }) {
+            ServiceException refused = assertThrows(ServiceException.class, () -> wechat.prepay(bad));
+            assertEquals("PARAM_ERROR", refused.getErrorCode(), refused.getResponseBody());
+            assertTrue(trades.trade(bad.getOutTradeNo()).isEmpty());
+        }
+    }
+
+    @Test
+    void faultsComeBeforeOrAfterTheEffectAndAnswersTheSdkMustRefuse() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(2));
+        String notified = "https://shop.example/notify";
+        String before = outTradeNo();
+        faults.arm(WechatGateway.PREPAY, new WechatFaults.Fault(500, "SYSTEM_ERROR", "系统错误", null, false), 1);
+        assertEquals("SYSTEM_ERROR", assertThrows(ServiceException.class,
+                () -> wechat.prepay(prepay(before, 100, notified))).getErrorCode());
+        assertTrue(trades.trade(before).isEmpty());
+        assertNotNull(wechat.prepay(prepay(before, 100, notified)).getCodeUrl());
+
+        String after = outTradeNo();
+        faults.arm(WechatGateway.PREPAY, new WechatFaults.Fault(502, "SERVICE_UNAVAILABLE", "x", null, true), 1);
+        assertThrows(ServiceException.class, () -> wechat.prepay(prepay(after, 100, notified)));
+        assertEquals("NOTPAY", trades.trade(after).orElseThrow().tradeState());
+
+        // Held past the client's read timeout, after the close took effect: the SDK cannot tell, WeChat closed it.
+        faults.arm(WechatGateway.CLOSE, new WechatFaults.Fault(null, null, null, Duration.ofSeconds(3), true), 1);
+        assertThrows(RuntimeException.class, () -> wechat.closeOrder(close(after)));
+        assertEquals("CLOSED", trades.trade(after).orElseThrow().tradeState());
+
+        faults.skewTimestamps(Duration.ofSeconds(301));
+        assertThrows(IllegalArgumentException.class, () -> query(wechat, before));
+        faults.skewTimestamps(Duration.ofSeconds(-299));
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, before).getTradeState());
+        faults.skewTimestamps(Duration.ZERO);
+        faults.wrongSerial(true);
+        assertThrows(ValidationException.class, () -> query(wechat, before));
+        assertEquals(3, trades.calls(WechatGateway.QUERY, before));
+    }
+
+    @Test
+    void notifiesCanBeDuplicatedOrLost() throws Exception {
+        RSAPublicKeyConfig sdk = WechatSandboxClients.config(keys, config.mchid());
+        NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
+        try (WechatNotifyReceiver receiver = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk), 0)) {
+            faults.duplicateNotifies(true);
+            String twice = outTradeNo();
+            buyer("pay", wechat.prepay(prepay(twice, 200, receiver.url())).getCodeUrl()).statusCode(200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.received().size() == 2);
+            assertEquals(twice, receiver.received().get(1).getOutTradeNo());
+
+            faults.duplicateNotifies(false);
+            faults.dropNotifies(true);
+            String lost = outTradeNo();
+            buyer("pay", wechat.prepay(prepay(lost, 200, receiver.url())).getCodeUrl()).statusCode(200);
+            Thread.sleep(1500);
+            assertEquals(2, receiver.received().size());
+            assertEquals(0, trades.trade(lost).orElseThrow().notifyAttempts());
+        }
+    }
+
+    @Test
+    void theFaultKnobsOverHttpChangeAllOrNothing() {
+        given().contentType(ContentType.JSON).body(Map.of("dropNotifies", true, "methods",
+                Map.of("query", Map.of("httpStatus", 429, "times", 2)))).put("/sandbox/wechat/faults").then()
+                .statusCode(200).body("dropNotifies", equalTo(true))
+                .body("methods.query.code", equalTo("FREQUENCY_LIMITED")).body("methods.query.times", equalTo(2));
+        given().contentType(ContentType.JSON).body(Map.of("latency", "5s", "methods",
+                Map.of("refund", Map.of("httpStatus", 500)))).put("/sandbox/wechat/faults").then()
+                .statusCode(400).body("error", containsString("unknown method refund"));
+        given().get("/sandbox/wechat/faults").then().statusCode(200).body("latency", equalTo("PT0S"))
+                .body("methods.query.times", equalTo(2));
+        given().delete("/sandbox/wechat/faults").then().statusCode(200).body("dropNotifies", equalTo(false));
+        given().get("/sandbox/wechat/").then().statusCode(200).body(containsString("WeChat Pay sandbox"));
+    }
+
+    private static PrepayRequest prepay(String outTradeNo, int fen, String notifyUrl) {
+        PrepayRequest request = new PrepayRequest();
+        request.setAppid("wxd678efh567hg6787");
+        request.setMchid("1900000001");
+        request.setDescription("Order " + outTradeNo);
+        request.setOutTradeNo(outTradeNo);
+        request.setNotifyUrl(notifyUrl);
+        request.setTimeExpire(RFC3339.format(OffsetDateTime.now(ZoneOffset.ofHours(8)).plusMinutes(5)));
+        Amount amount = new Amount();
+        amount.setTotal(fen);
+        amount.setCurrency("CNY");
+        request.setAmount(amount);
+        return request;
+    }
+
+    private CloseOrderRequest close(String outTradeNo) {
+        CloseOrderRequest request = new CloseOrderRequest();
+        request.setMchid(config.mchid());
+        request.setOutTradeNo(outTradeNo);
+        return request;
+    }
+
+    private Transaction query(NativePayService wechat, String outTradeNo) {
+        QueryOrderByOutTradeNoRequest request = new QueryOrderByOutTradeNoRequest();
+        request.setMchid(config.mchid());
+        request.setOutTradeNo(outTradeNo);
+        return wechat.queryOrderByOutTradeNo(request);
+    }
+
+    private static io.restassured.response.ValidatableResponse buyer(String action, String codeUrl) {
+        return given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl))
+                .post("/sandbox/wechat/buyer/" + action).then();
+    }
+
+    private static String outTradeNo() {
+        return "T" + UUID.randomUUID().toString().replace("-", "").substring(0, 20) + "|x*";
+    }
+}
