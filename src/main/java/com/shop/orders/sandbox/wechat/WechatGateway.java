@@ -3,8 +3,6 @@ package com.shop.orders.sandbox.wechat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,8 +38,7 @@ public class WechatGateway {
 
     private static final Logger LOG = Logger.getLogger(WechatGateway.class);
     private static final Pattern OUT_TRADE_NO = Pattern.compile("[0-9A-Za-z_\\-|*]{6,32}");
-    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX")
-            .withZone(ZoneId.of("Asia/Shanghai"));
+    private static final String MCHID_MISMATCH = "mchid与请求的商户号不匹配";
     /** WeChat moves a time_expire earlier than this after the order's creation up to it. */
     private static final Duration MIN_EXPIRY = Duration.ofMinutes(1);
 
@@ -94,7 +91,7 @@ public class WechatGateway {
     Answer query(String rawUri, String authorization, String outTradeNo, String mchid) {
         return authenticated("GET", rawUri, authorization, "", () -> {
             if (!config.mchid().equals(mchid)) {
-                return Answer.error(400, "PARAM_ERROR", "mchid与请求的商户号不匹配");
+                return Answer.error(400, "PARAM_ERROR", MCHID_MISMATCH);
             }
             return faulted(QUERY, outTradeNo, () -> trades.find(outTradeNo)
                     .map(trade -> new Answer(200, write(transaction(trade.view()))))
@@ -111,7 +108,7 @@ public class WechatGateway {
                 return Answer.error(400, "PARAM_ERROR", "请求体不是合法的JSON");
             }
             if (!config.mchid().equals(mchid)) {
-                return Answer.error(400, "PARAM_ERROR", "mchid与请求的商户号不匹配");
+                return Answer.error(400, "PARAM_ERROR", MCHID_MISMATCH);
             }
             // An unknown number, or one closed before, is closed as far as WeChat is concerned: 204.
             return faulted(CLOSE, outTradeNo, () -> trades.find(outTradeNo).map(WechatTrade::close).orElse(true)
@@ -144,7 +141,7 @@ public class WechatGateway {
             return "appid与商户号不匹配";
         }
         if (!config.mchid().equals(request.path("mchid").asText(null))) {
-            return "mchid与请求的商户号不匹配";
+            return MCHID_MISMATCH;
         }
         String description = request.path("description").asText("");
         if (description.isEmpty() || description.length() > 127) {
@@ -233,7 +230,7 @@ public class WechatGateway {
         if (paid) {
             transaction.put("bank_type", "OTHERS");
             transaction.put("attach", "");
-            transaction.put("success_time", RFC3339.format(trade.successTime()));
+            transaction.put("success_time", WechatTime.format(trade.successTime()));
             transaction.put("payer", Map.of("openid", WechatTrade.OPENID));
             amount.put("payer_total", trade.total());
             amount.put("payer_currency", "CNY");

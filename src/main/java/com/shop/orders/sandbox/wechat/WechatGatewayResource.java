@@ -1,7 +1,5 @@
 package com.shop.orders.sandbox.wechat;
 
-import java.time.Instant;
-
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -20,8 +18,7 @@ import io.vertx.core.http.HttpServerRequest;
 /**
  * WeChat Pay's API host, under /sandbox/wechat: the merchant's client (the official SDK, its host rewritten to this
  * one in dev and test) calls the same paths as at api.mch.weixin.qq.com. Every 2xx answer is signed, a 204's empty
- * body included, with the Wechatpay-* headers written exactly as WeChat writes them (the SDK looks them up
- * case-sensitively); blocking (latency knobs), so on worker threads.
+ * body included ({@link WechatSignedHeaders}); blocking (latency knobs), so on worker threads.
  */
 @Path(WechatGateway.PATH_PREFIX + "/v3/pay/transactions")
 @Consumes(MediaType.WILDCARD)
@@ -29,13 +26,11 @@ import io.vertx.core.http.HttpServerRequest;
 public class WechatGatewayResource {
 
     private final WechatGateway gateway;
-    private final WechatSandboxKeys keys;
-    private final WechatFaults faults;
+    private final WechatSignedHeaders signed;
 
-    public WechatGatewayResource(WechatGateway gateway, WechatSandboxKeys keys, WechatFaults faults) {
+    public WechatGatewayResource(WechatGateway gateway, WechatSignedHeaders signed) {
         this.gateway = gateway;
-        this.keys = keys;
-        this.faults = faults;
+        this.signed = signed;
     }
 
     @POST
@@ -67,14 +62,7 @@ public class WechatGatewayResource {
             response.entity(answer.body()).type("application/json; charset=utf-8");
         }
         if (answer.signed()) {
-            String timestamp = String.valueOf(Instant.now().plus(faults.timestampSkew()).getEpochSecond());
-            String nonce = WechatSigning.nonce(32);
-            response.header("Wechatpay-Timestamp", timestamp)
-                    .header("Wechatpay-Nonce", nonce)
-                    .header("Wechatpay-Serial", faults.wrongSerial() ? "PUB_KEY_ID_NOT_CONFIGURED" : keys.publicKeyId())
-                    .header("Wechatpay-Signature-Type", WechatSigning.SCHEMA)
-                    .header("Wechatpay-Signature", WechatSigning.sign(
-                            WechatSigning.answerMessage(timestamp, nonce, answer.body()), keys.platformPrivateKey()));
+            signed.of(answer.body()).forEach(response::header);
         }
         return response.build();
     }

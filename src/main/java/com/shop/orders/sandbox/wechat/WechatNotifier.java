@@ -7,8 +7,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,10 +33,9 @@ import io.quarkus.arc.profile.IfBuildProfile;
 public class WechatNotifier {
 
     private static final Logger LOG = Logger.getLogger(WechatNotifier.class);
-    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX")
-            .withZone(ZoneId.of("Asia/Shanghai"));
 
     private final WechatSandboxKeys keys;
+    private final WechatSignedHeaders signed;
     private final WechatFaults faults;
     private final List<Duration> retrySchedule;
     private final Duration attemptTimeout;
@@ -46,8 +43,10 @@ public class WechatNotifier {
     private final ExecutorService httpCallbacks;
     private final HttpClient http;
 
-    public WechatNotifier(WechatSandboxKeys keys, WechatFaults faults, WechatSandboxConfig config) {
+    public WechatNotifier(WechatSandboxKeys keys, WechatSignedHeaders signed, WechatFaults faults,
+            WechatSandboxConfig config) {
         this.keys = keys;
+        this.signed = signed;
         this.faults = faults;
         this.retrySchedule = List.copyOf(config.notifyRetrySchedule());
         this.attemptTimeout = config.notifyTimeout();
@@ -98,28 +97,20 @@ public class WechatNotifier {
 
     private java.util.concurrent.CompletableFuture<HttpResponse<String>> send(WechatTrade trade, URI target,
             String body) {
-        String timestamp = String.valueOf(Instant.now().plus(faults.timestampSkew()).getEpochSecond());
-        String nonce = WechatSigning.nonce(32);
-        HttpRequest request = HttpRequest.newBuilder(target)
+        HttpRequest.Builder request = HttpRequest.newBuilder(target)
                 .timeout(attemptTimeout)
                 .header("Content-Type", "application/json")
-                .header("Wechatpay-Serial", faults.wrongSerial() ? "PUB_KEY_ID_NOT_CONFIGURED" : keys.publicKeyId())
-                .header("Wechatpay-Timestamp", timestamp)
-                .header("Wechatpay-Nonce", nonce)
-                .header("Wechatpay-Signature-Type", WechatSigning.SCHEMA)
-                .header("Wechatpay-Signature", WechatSigning.sign(WechatSigning.answerMessage(timestamp, nonce, body),
-                        keys.platformPrivateKey()))
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        signed.of(body).forEach(request::header);
         trade.recordNotifyAttempt();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** The notify's envelope, the transaction encrypted inside it (a fresh nonce per notify, as WeChat's). */
     private String envelope(String transaction) {
         String resourceNonce = WechatSigning.nonce(12);
         String ciphertext = WechatSigning.encrypt(keys.apiV3Key(), "transaction", resourceNonce, transaction);
-        return "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"create_time\":\"" + RFC3339.format(Instant.now())
+        return "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"create_time\":\"" + WechatTime.format(Instant.now())
                 + "\",\"resource_type\":\"encrypt-resource\",\"event_type\":\"TRANSACTION.SUCCESS\","
                 + "\"summary\":\"支付成功\",\"resource\":{\"original_type\":\"transaction\","
                 + "\"algorithm\":\"AEAD_AES_256_GCM\",\"ciphertext\":\"" + ciphertext
