@@ -4,5 +4,5 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 /** A wallet's word (a verified notify or a query) that the trade of an order is paid. */
-public record PaidTrade(String orderNo, String tradeNo, BigDecimal amount, Instant paidAt) {
+public record PaidTrade(String outTradeNo, String tradeNo, BigDecimal amount, Instant paidAt) {
 }

@@ -28,10 +28,11 @@ public interface PaymentChannel {
     Uni<TradeClosing> close(String outTradeNo);
 
     /**
-     * Refunds {@code amount} of the trade as the refund {@code refundNo}. Sent again with the same number it refunds
-     * nothing twice: how an answer that did not arrive is retried. Fails when the answer is not known.
+     * Refunds {@code amount} of the trade (paid {@code tradeAmount} in all) as the refund {@code refundNo}. Sent again
+     * with the same number it refunds nothing twice: how an answer that did not arrive is retried. Fails when the
+     * answer is not known, also when the wallet accepted the refund but has not made it yet (the refund query tells).
      */
-    Uni<RefundAnswer> refund(String outTradeNo, BigDecimal amount, String refundNo);
+    Uni<RefundAnswer> refund(String outTradeNo, BigDecimal tradeAmount, BigDecimal amount, String refundNo);
 
     /** Whether the refund {@code refundNo} of the trade was made (false also when there is no trade). */
     Uni<Boolean> refundMade(String outTradeNo, String refundNo);

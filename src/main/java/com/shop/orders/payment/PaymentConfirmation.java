@@ -89,7 +89,7 @@ public class PaymentConfirmation {
 
     public Uni<Outcome> confirm(PaidTrade trade, Source source) {
         Instant now = clock.instant();
-        return Panache.withTransaction(() -> orders.findByOrderNo(trade.orderNo())
+        return Panache.withTransaction(() -> orders.findByOrderNo(trade.outTradeNo())
                 .chain(order -> apply(order, trade, source, now)))
                 // InnoDB rolled the whole transaction back: a deduction racing a new bucket layout can deadlock.
                 .onFailure(Deadlock::isCause).retry().atMost(DEADLOCK_RETRIES)
@@ -132,12 +132,12 @@ public class PaymentConfirmation {
             case PAID_NOW -> {
                 orderMetrics.paid();
                 transitions.announce(OrderTransition.paid(applied.order(), applied.at()));
-                LOG.infof("Order %s paid (trade %s)", trade.orderNo(), trade.tradeNo());
+                LOG.infof("Order %s paid (trade %s)", trade.outTradeNo(), trade.tradeNo());
                 yield Uni.createFrom().item(Outcome.PAID_NOW);
             }
             case REFUNDED -> refund(applied.order(), trade);
             case AMOUNT_MISMATCH -> {
-                LOG.errorf("The wallet reports order %s paid with %s, its total is %s: not accepted", trade.orderNo(),
+                LOG.errorf("The wallet reports order %s paid with %s, its total is %s: not accepted", trade.outTradeNo(),
                         trade.amount(), applied.order().totalAmount);
                 yield Uni.createFrom().item(Outcome.AMOUNT_MISMATCH);
             }

@@ -7,11 +7,11 @@ import java.time.Instant;
  * What a wallet knows of the trade behind an order: its state, the wallet's own word for it (for the records and
  * the logs), the wallet's trade number and the money.
  */
-public record Trade(String orderNo, TradeState state, String walletStatus, String tradeNo, BigDecimal totalAmount,
+public record Trade(String outTradeNo, TradeState state, String walletStatus, String tradeNo, BigDecimal totalAmount,
         Instant paidAt) {
 
-    public static Trade notFound(String orderNo) {
-        return new Trade(orderNo, TradeState.NOT_FOUND, TradeState.NOT_FOUND.name(), null, null, null);
+    public static Trade notFound(String outTradeNo) {
+        return new Trade(outTradeNo, TradeState.NOT_FOUND, TradeState.NOT_FOUND.name(), null, null, null);
     }
 
     /** The one rule of what counts as paid, for every wallet. */
@@ -20,6 +20,6 @@ public record Trade(String orderNo, TradeState state, String walletStatus, Strin
     }
 
     public PaidTrade paid() {
-        return new PaidTrade(orderNo, tradeNo, totalAmount, paidAt);
+        return new PaidTrade(outTradeNo, tradeNo, totalAmount, paidAt);
     }
 }

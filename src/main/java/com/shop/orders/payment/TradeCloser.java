@@ -67,7 +67,7 @@ public class TradeCloser {
             case PAID_NOW, ALREADY_PAID -> Closure.PAID;
             case REFUNDED -> Closure.REFUNDED;
             case AMOUNT_MISMATCH, UNKNOWN_ORDER -> throw new IllegalStateException(
-                    "The wallet's payment of " + trade.orderNo() + " was not accepted (" + outcome + ")");
+                    "The wallet's payment of " + trade.outTradeNo() + " was not accepted (" + outcome + ")");
         });
     }
 }

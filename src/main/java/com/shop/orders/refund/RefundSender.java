@@ -24,7 +24,7 @@ public class RefundSender {
 
     /** Sends the refund and records the answer; completes when the outcome (or that it is unknown) is recorded. */
     public Uni<Void> send(Refund refund) {
-        return channel.refund(refund.orderNo, refund.amount, refund.outRequestNo)
+        return channel.refund(refund.orderNo, refund.amount, refund.amount, refund.outRequestNo)
                 .onItemOrFailure().transformToUni((answer, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
                         : answer.done() ? outcomes.made(refund.id) : outcomes.refused(refund, answer));

@@ -73,7 +73,7 @@ public class AlipayChannel implements PaymentChannel {
     }
 
     @Override
-    public Uni<RefundAnswer> refund(String outTradeNo, BigDecimal amount, String refundNo) {
+    public Uni<RefundAnswer> refund(String outTradeNo, BigDecimal tradeAmount, BigDecimal amount, String refundNo) {
         return alipay.refund(outTradeNo, amount, refundNo);
     }
 

@@ -91,10 +91,10 @@ public class AlipayNotifyHandler {
      * the order (the checkout it completes), linked to the notify's own request.
      */
     private Uni<PaymentConfirmation.Outcome> confirmInCheckoutTrace(PaidTrade trade) {
-        return Panache.withSession(() -> orders.traceParentOf(trade.orderNo()))
+        return Panache.withSession(() -> orders.traceParentOf(trade.outTradeNo()))
                 .chain(placedIn -> {
                     Span span = spans.startContinuing("payment confirm", SpanKind.INTERNAL, TraceContexts.parse(placedIn));
-                    span.setAttribute(Spans.ORDER_NO, trade.orderNo());
+                    span.setAttribute(Spans.ORDER_NO, trade.outTradeNo());
                     return spans.within(span, () -> confirmation.confirm(trade, PaymentConfirmation.Source.NOTIFY));
                 });
     }
