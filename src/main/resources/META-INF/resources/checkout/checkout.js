@@ -20,6 +20,9 @@
   const state = {
     token: null,
     devTools: null,
+    // The wallets this shop offers (GET /api/payment-channels) and the one the buyer picked.
+    channels: null,
+    channel: null,
     skus: new Map(),
     order: null,
     stream: null,
@@ -174,7 +177,6 @@
     if (state.devTools) {
       $('dev-tools').hidden = false;
       $('dev-member-id').value = 'buyer-' + randomId().slice(0, 8);
-      $('sandbox-link').href = state.devTools.sandboxBuyerPage;
     }
   }
 
@@ -281,16 +283,61 @@
     renderStatus();
   }
 
+  // ---- the wallet and its QR code ----------------------------------------------------------------
+
+  const WALLET_NAMES = { alipay: 'Alipay', wechat: 'WeChat Pay' };
+
+  function walletName(channel) {
+    return WALLET_NAMES[channel] || channel;
+  }
+
+  /** Offers a choice only when the shop takes more than one wallet; the first offered is the default. */
+  async function showWallets() {
+    if (!state.channels) {
+      state.channels = (await api('GET', '/api/payment-channels')).channels;
+    }
+    if (!state.channels.includes(state.channel)) {
+      state.channel = state.channels[0];
+    }
+    const wallets = $('wallets');
+    wallets.querySelectorAll('label').forEach((label) => label.remove());
+    state.channels.forEach((channel) => {
+      const label = document.createElement('label');
+      const radio = document.createElement('input');
+      radio.type = 'radio';
+      radio.name = 'wallet';
+      radio.value = channel;
+      radio.id = 'wallet-' + channel;
+      radio.checked = channel === state.channel;
+      radio.addEventListener('change', () => {
+        state.channel = channel;
+        requestPayment();
+      });
+      label.append(radio, ' ' + walletName(channel));
+      wallets.append(label);
+    });
+    wallets.hidden = state.channels.length < 2;
+  }
+
   async function requestPayment() {
     const order = state.order;
     try {
-      const payment = await api('POST', '/api/orders/' + order.id + '/payment');
-      if (state.order !== order || order.status !== 'PENDING_PAYMENT') {
+      await showWallets();
+      const channel = state.channel;
+      // Each wallet has its own trade: switching asks for the other wallet's code, and both stay payable.
+      const payment = await api('POST', '/api/orders/' + order.id + '/payment', { channel });
+      if (state.order !== order || order.status !== 'PENDING_PAYMENT' || state.channel !== channel) {
         return;
       }
+      document.querySelectorAll('.wallet-name').forEach((name) => { name.textContent = walletName(channel); });
+      $('qr-image').alt = walletName(channel) + ' QR code';
       $('qr-image').src = payment.qrImageUrl;
       $('qr-code').textContent = payment.qrCode;
       $('dev-pay').hidden = !state.devTools;
+      if (state.devTools) {
+        const pages = state.devTools.sandboxBuyerPages || {};
+        $('sandbox-link').href = pages[channel] || state.devTools.sandboxBuyerPage;
+      }
       $('pay').hidden = false;
       startCountdown();
     } catch (e) {

@@ -229,7 +229,7 @@ class PackagedServiceIT {
         assertEquals(untrusted + 1, Metrics.value("alipay_certificates_untrusted_total"));
         assertTrue(Files.readString(LOG).lines().anyMatch(line -> line.contains("ERROR") && line.contains("is not trusted")));
         assertEquals("PENDING_PAYMENT", status(member, orderId));
-        assertEquals(0L, TestDb.<Long> scalar("SELECT COUNT(*) FROM payment WHERE order_id = ?", orderId));
+        assertEquals(0L, TestDb.<Long> scalar("SELECT COUNT(*) FROM payment WHERE order_id = ? AND qr_code IS NOT NULL", orderId));
 
         PackagedServiceResource.sandbox().faults().alipayCertificate(SandboxFaults.AlipayCertificate.ISSUED);
         qrCode(member, orderId);

@@ -34,7 +34,7 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The one way an unpaid order is closed, whether the member cancels it or its pay deadline passed: first
- * make sure its Alipay trade can take no more money (if it turns out paid, the order is paid instead),
+ * make sure none of its trades can take more money (if one turns out paid, the order is paid instead),
  * then PENDING_PAYMENT to CLOSED, give back the member's purchase allowances and release the reserved stock in
  * one transaction. Redelivered messages,
  * concurrent sweeps and replicas lose the conditional update and change nothing.
@@ -54,7 +54,7 @@ public class OrderCloser {
         CLOSED,
         /** Closed or paid by someone else: nothing to do. */
         ALREADY_DECIDED,
-        /** Alipay had the money: the order is PAID now. */
+        /** A wallet had the money: the order is PAID now. */
         PAID,
         /** The deadline has not passed yet. */
         NOT_DUE
@@ -109,24 +109,24 @@ public class OrderCloser {
     }
 
     private Uni<Outcome> close(Order order, CloseReason reason, By by) {
-        return trades.close(order.id, order.orderNo).chain(closure -> closure == TradeCloser.Closure.PAID
+        return trades.close(order.id).chain(closing -> closing.closure() == TradeCloser.Closure.PAID
                 ? Uni.createFrom().item(Outcome.PAID)
-                : closeAndRelease(order, reason, by, closure == TradeCloser.Closure.NO_TRADE))
+                : closeAndRelease(order, reason, by, closing.offered()))
                 // A QR code was offered while we closed: start over, now its trade is closed (voided) first.
                 .onFailure(QrCodeOfferedMeanwhile.class).recoverWithUni(() -> close(order, reason, by));
     }
 
     /**
-     * The conditional update and the stock release in one transaction. When no QR code existed as the trade was
-     * closed, a payment request may have stored one since: the order's row is locked by our update and the
-     * payment is stored only under that lock while the order is pending, so looking again now settles it.
+     * The conditional update and the stock release in one transaction. A payment request may have stored a QR code
+     * since the trades were closed: the order's row is locked by our update and a code is stored only under that lock
+     * while the order is pending, so counting them again now settles it.
      */
-    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason, By by, boolean noQrCodeSeen) {
+    private Uni<Outcome> closeAndRelease(Order order, CloseReason reason, By by, int offered) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> orders.markClosed(order.id, reason, now)
                 .chain(won -> !won ? Uni.createFrom().item(Optional.<List<Long>>empty())
-                        : (noQrCodeSeen ? trades.offeredSince(order.id) : Uni.createFrom().item(false))
-                                .chain(offered -> offered
+                        : trades.offeredSince(order.id, offered)
+                                .chain(offeredSince -> offeredSince
                                         ? Uni.createFrom().<Optional<List<Long>>>failure(new QrCodeOfferedMeanwhile())
                                         : events.record(order.orderNo, OrderEvents.Kind.CLOSED, reason.name(),
                                                 "by " + by.name().toLowerCase().replace('_', ' '))

@@ -30,7 +30,8 @@ public record OrderTimeline(long orderId, String orderNo, OrderStatus status, Cl
     public static final int MAX_ENTRIES = 200;
 
     /**
-     * @param kind    PLACED, EXPIRY_MESSAGE, QR_OFFERED, ALIPAY_CALL, NOTIFY, CHECK_BACK, PAID, CLOSED or REFUND
+     * @param kind    PLACED, EXPIRY_MESSAGE, QR_OFFERED, ALIPAY_CALL, WECHAT_CALL, NOTIFY, CHECK_BACK, PAID, CLOSED or
+     *                REFUND
      * @param outcome what came of it (an Alipay code, a check-back's answer, a close reason, a refund's status)
      * @param traceId the trace it happened in, when that trace was kept
      */

@@ -11,7 +11,10 @@ import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntity;
 
-/** The payment of one order: the QR code it was offered and what became of the money. */
+/**
+ * One trade of an order on one channel: the QR code it was offered and what became of the money. An order has one
+ * per channel its buyer asked for; the one whose money paid the order is {@link #accepted}.
+ */
 @Entity
 @Table(name = "payment")
 public class Payment extends PanacheEntity {
@@ -21,6 +24,13 @@ public class Payment extends PanacheEntity {
 
     @Column(name = "order_no")
     public String orderNo;
+
+    /** The channel's name in the API, e.g. "alipay". */
+    public String channel;
+
+    /** The trade's number at its wallet. */
+    @Column(name = "out_trade_no")
+    public String outTradeNo;
 
     @Column(precision = 12, scale = 2)
     public BigDecimal amount;
@@ -33,6 +43,9 @@ public class Payment extends PanacheEntity {
 
     @Enumerated(EnumType.STRING)
     public PaymentStatus status;
+
+    /** This trade's money paid the order. */
+    public boolean accepted;
 
     @Column(name = "trade_no")
     public String tradeNo;
@@ -51,4 +64,9 @@ public class Payment extends PanacheEntity {
 
     @Column(name = "created_at")
     public Instant createdAt;
+
+    /** What the wallet took: the amount it reported, or the trade's when none was recorded. */
+    public BigDecimal paidAmount() {
+        return paidAmount != null ? paidAmount : amount;
+    }
 }

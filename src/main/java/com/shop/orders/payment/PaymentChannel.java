@@ -15,6 +15,12 @@ public interface PaymentChannel {
     /** The channel's name in the API: what a buyer's payment request names, e.g. "alipay". */
     String name();
 
+    /**
+     * The trade's number at the wallet for the order's trade on this channel: unique across channels, within every
+     * wallet's rules (WeChat Pay: 6-32 of [0-9A-Za-z_-|*]).
+     */
+    String outTradeNoOf(String orderNo);
+
     /** Offers a QR code (its content) for the trade; the wallet itself refuses payment after {@code payBy}. */
     Uni<String> offer(String outTradeNo, BigDecimal amount, String subject, Instant payBy);
 

@@ -1,6 +1,5 @@
 package com.shop.orders.payment;
 
-import java.util.List;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
@@ -25,10 +24,10 @@ import com.shop.orders.web.ApiContract;
 @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
 public class PaymentChannelsResource {
 
-    private final PaymentChannel channel;
+    private final PaymentChannels channels;
 
-    public PaymentChannelsResource(PaymentChannel channel) {
-        this.channel = channel;
+    public PaymentChannelsResource(PaymentChannels channels) {
+        this.channels = channels;
     }
 
     @GET
@@ -39,8 +38,8 @@ public class PaymentChannelsResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = PaymentChannelsView.class),
                     examples = @ExampleObject(name = "channels", value = """
-                            {"channels":["alipay"]}""")))
+                            {"channels":["alipay","wechat"]}""")))
     public PaymentChannelsView channels() {
-        return new PaymentChannelsView(List.of(channel.name()));
+        return new PaymentChannelsView(channels.offered());
     }
 }

@@ -7,6 +7,7 @@ import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -105,10 +106,12 @@ public class PaymentResource {
     @Path("/qr.png")
     @Produces("image/png")
     @Operation(summary = "The order's QR code as PNG", description = "For clients that can send the bearer token; "
-            + "img tags use the signed `qrImageUrl` instead. 404 until a payment has been requested.")
+            + "img tags use the signed `qrImageUrl` instead. 404 until a payment has been requested on the channel.")
     @APIResponse(responseCode = "200", description = "The QR code image",
             content = @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")))
-    public Uni<Response> qrImage(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long orderId) {
-        return payments.qrImage(orderId, member.id()).map(QrImageResource::png);
+    public Uni<Response> qrImage(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long orderId,
+            @Parameter(description = "The trade's channel (absent: the default one, as for a payment request without "
+                    + "a body)", example = "wechat") @QueryParam("channel") String channel) {
+        return payments.qrImage(orderId, member.id(), channel).map(QrImageResource::png);
     }
 }

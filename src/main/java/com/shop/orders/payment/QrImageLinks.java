@@ -41,26 +41,33 @@ public class QrImageLinks {
         this.key = new SecretKeySpec(secret, "HmacSHA256");
     }
 
-    public String linkFor(long orderId) {
+    /** The link to the image of the order's trade on the channel. */
+    public String linkFor(long orderId, String channel) {
         long expires = clock.instant().plus(config.qrUrlTtl()).getEpochSecond();
-        return "/api/payments/qr-images/" + orderId + "?expires=" + expires + "&sig=" + sign(orderId, expires);
+        return "/api/payments/qr-images/" + orderId + "?channel=" + channel + "&expires=" + expires + "&sig="
+                + sign(signed(orderId, channel, expires));
     }
 
     /** A link is valid until it expires, and never expires later than a link made now would. */
-    public boolean isValid(long orderId, long expires, String signature) {
+    public boolean isValid(long orderId, String channel, long expires, String signature) {
         long now = clock.instant().getEpochSecond();
-        if (signature == null || expires < now || expires > now + config.qrUrlTtl().toSeconds()) {
+        if (signature == null || channel == null || expires < now || expires > now + config.qrUrlTtl().toSeconds()) {
             return false;
         }
-        return MessageDigest.isEqual(sign(orderId, expires).getBytes(StandardCharsets.US_ASCII),
+        return MessageDigest.isEqual(sign(signed(orderId, channel, expires)).getBytes(StandardCharsets.US_ASCII),
                 signature.getBytes(StandardCharsets.US_ASCII));
     }
 
-    private String sign(long orderId, long expires) {
+    /** Alipay's links sign what they signed before there were channels, so that both versions take each other's. */
+    private static String signed(long orderId, String channel, long expires) {
+        return "alipay".equals(channel) ? orderId + ":" + expires : orderId + ":" + channel + ":" + expires;
+    }
+
+    private String sign(String message) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);
-            byte[] digest = mac.doFinal((orderId + ":" + expires).getBytes(StandardCharsets.US_ASCII));
+            byte[] digest = mac.doFinal(message.getBytes(StandardCharsets.US_ASCII));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);

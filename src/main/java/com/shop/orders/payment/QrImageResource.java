@@ -1,6 +1,7 @@
 package com.shop.orders.payment;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -45,12 +46,14 @@ public class QrImageResource {
     @APIResponse(responseCode = "500", ref = ApiContract.INTERNAL_ERROR)
     @APIResponse(responseCode = "503", ref = ApiContract.SERVICE_UNAVAILABLE)
     public Uni<Response> qrImage(@Parameter(description = "The order's id", example = "1042") @PathParam("orderId") long orderId,
+            @Parameter(description = "The trade's channel (absent: alipay, as in links made before channels)",
+                    example = "wechat") @QueryParam("channel") @DefaultValue("alipay") String channel,
             @Parameter(description = "Expiry of the link, epoch seconds", example = "1780301100") @QueryParam("expires") long expires,
             @Parameter(description = "The link's signature") @QueryParam("sig") String signature) {
-        if (!links.isValid(orderId, expires, signature)) {
+        if (!links.isValid(orderId, channel, expires, signature)) {
             return Uni.createFrom().failure(new OrderNotFoundException(orderId));
         }
-        return payments.qrImage(orderId).map(QrImageResource::png);
+        return payments.qrImage(orderId, channel).map(QrImageResource::png);
     }
 
     static Response png(byte[] bytes) {

@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import com.shop.orders.payment.alipay.AlipayChannel;
 import com.shop.orders.payment.alipay.AlipayGateway;
 import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.payment.Trade;
@@ -271,7 +272,7 @@ public class Reconciliation {
     }
 
     private Uni<Void> settle(Difference difference) {
-        return MutinyBridge.onOwnContext(() -> tradeQuery.confirmIfPaid(difference.outTradeNo()))
+        return MutinyBridge.onOwnContext(() -> tradeQuery.confirmIfPaid(AlipayChannel.NAME, difference.outTradeNo()))
                 .chain(confirmed -> {
                     if (confirmed.recordedPaid()) {
                         return settled(difference, Difference.Settlement.CONFIRMED_PAID,

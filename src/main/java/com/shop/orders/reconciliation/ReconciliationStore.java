@@ -37,6 +37,11 @@ public class ReconciliationStore {
             + "bill_amount, recorded_amount, detail, found_at, settlement, settled_at, note";
     private static final String RECORD_COLUMNS = "o.id, o.order_no, o.status, o.total_amount, p.status AS payment_status, "
             + "p.trade_no, p.paid_amount, p.paid_at, p.refund_amount, p.refunded_at";
+    /**
+     * The channel whose bill this reconciles: Alipay's, whose trades are numbered as their orders (refunds of an
+     * order's Alipay trade are those with out_trade_no = order_no).
+     */
+    private static final String CHANNEL = "alipay";
     /** Order numbers per IN list. */
     private static final int CHUNK = 500;
 
@@ -123,7 +128,8 @@ public class ReconciliationStore {
         }
         return Multi.createFrom().iterable(chunks)
                 .onItem().transformToUniAndConcatenate(chunk -> pool.preparedQuery("SELECT " + RECORD_COLUMNS
-                        + " FROM orders o LEFT JOIN payment p ON p.order_id = o.id WHERE o.order_no IN ("
+                        + " FROM orders o LEFT JOIN payment p ON p.order_id = o.id AND p.channel = '" + CHANNEL
+                        + "' WHERE o.order_no IN ("
                         + Sql.placeholders(chunk.size()) + ")").execute(Tuple.from(List.<Object>copyOf(chunk))))
                 .collect().in(LinkedHashMap<String, RecordedPayment>::new, (map, rows) -> rows
                         .forEach(row -> map.put(row.getString("order_no"), recorded(row))))
@@ -137,8 +143,9 @@ public class ReconciliationStore {
     /** Payments that came in, or had a refund complete, from {@code start} (inclusive) to {@code end}. */
     Uni<List<RecordedPayment>> recordedBetween(Instant start, Instant end) {
         return pool.preparedQuery("SELECT " + RECORD_COLUMNS + " FROM payment p JOIN orders o ON o.id = p.order_id "
-                + "WHERE p.paid_at >= ? AND p.paid_at < ? UNION SELECT " + RECORD_COLUMNS + " FROM payment p JOIN "
-                + "orders o ON o.id = p.order_id WHERE EXISTS (SELECT 1 FROM refund r WHERE r.order_id = o.id "
+                + "WHERE p.channel = '" + CHANNEL + "' AND p.paid_at >= ? AND p.paid_at < ? UNION SELECT "
+                + RECORD_COLUMNS + " FROM payment p JOIN orders o ON o.id = p.order_id WHERE p.channel = '" + CHANNEL
+                + "' AND EXISTS (SELECT 1 FROM refund r WHERE r.out_trade_no = p.out_trade_no "
                 + "AND r.completed_at >= ? AND r.completed_at < ?)")
                 .execute(Tuple.of(Sql.utc(start), Sql.utc(end), Sql.utc(start), Sql.utc(end)))
                 .map(rows -> {
@@ -159,7 +166,7 @@ public class ReconciliationStore {
         return Multi.createFrom().iterable(chunks)
                 .onItem().transformToUniAndConcatenate(chunk -> pool.preparedQuery("SELECT order_id, id, "
                         + "out_request_no, amount, status, completed_at FROM refund WHERE order_id IN ("
-                        + Sql.placeholders(chunk.size()) + ") ORDER BY id")
+                        + Sql.placeholders(chunk.size()) + ") AND out_trade_no = order_no ORDER BY id")
                         .execute(Tuple.from(chunk.stream().<Object>map(RecordedPayment::orderId).toList()))
                         .invoke(rows -> rows.forEach(row -> byOrder.computeIfAbsent(row.getLong("order_id"),
                                 id -> new ArrayList<>()).add(new RecordedRefund(row.getLong("id"),

@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import com.shop.orders.order.OrderRepository;
-import com.shop.orders.payment.PaymentChannel;
+import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentRepository;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -25,17 +25,18 @@ import io.smallrye.mutiny.Uni;
 public class FoundRefunds {
 
     private static final Logger LOG = Logger.getLogger(FoundRefunds.class);
+    private static final String ALIPAY = "alipay";
 
-    private final PaymentChannel channel;
+    private final PaymentChannels channels;
     private final OrderRepository orders;
     private final PaymentRepository payments;
     private final RefundRepository refunds;
     private final RefundOutcomes outcomes;
     private final Clock clock;
 
-    public FoundRefunds(PaymentChannel channel, OrderRepository orders, PaymentRepository payments,
+    public FoundRefunds(PaymentChannels channels, OrderRepository orders, PaymentRepository payments,
             RefundRepository refunds, RefundOutcomes outcomes, Clock clock) {
-        this.channel = channel;
+        this.channels = channels;
         this.orders = orders;
         this.payments = payments;
         this.refunds = refunds;
@@ -52,7 +53,8 @@ public class FoundRefunds {
         if (requestNo == null || requestNo.isEmpty()) {
             return Uni.createFrom().item(Boolean.FALSE);
         }
-        return channel.refundMade(orderNo, requestNo).chain(made -> made
+        // Alipay's bill names a trade by its out_trade_no: the order number (AlipayChannel#outTradeNoOf).
+        return channels.of(ALIPAY).refundMade(orderNo, requestNo).chain(made -> made
                 ? Panache.withSession(() -> refunds.findByRequestNo(requestNo))
                         .chain(existing -> existing == null ? record(orderNo, requestNo, amount) : known(existing))
                 : Uni.createFrom().item(Boolean.FALSE));
@@ -75,10 +77,11 @@ public class FoundRefunds {
         // The order's row locked first, as every refund writer does, so that what follows reads the latest amounts.
         return Panache.withTransaction(() -> orders.findByOrderNoForUpdate(orderNo)
                 .chain(order -> order == null ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()
-                        : payments.findByOrderId(order.id).chain(payment -> payment == null || payment.paidAmount == null
+                        : payments.findByOutTradeNo(orderNo).chain(payment -> payment == null
+                                || payment.paidAmount == null
                                 ? Uni.createFrom().<RefundOutcomes.Completed>nullItem()
                                 : outcomes.recordMade(order, new RefundBook.NewRefund(RefundCause.FOUND_AT_ALIPAY,
-                                        requestNo, amount, "on Alipay's bill, confirmed by the refund query",
+                                        payment.outTradeNo, requestNo, amount, "on Alipay's bill, confirmed by the refund query",
                                         "service found " + requestNo, "", List.of()), now))))
                 .invoke(outcomes::announce)
                 .map(completed -> completed != null);

@@ -14,7 +14,7 @@ import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 
-/** One refund of an order's payment, recorded with its Alipay request number before Alipay is called. */
+/** One refund of an order's trade, recorded with its request number before the trade's wallet is called. */
 @Entity
 @Table(name = "refund")
 public class Refund extends PanacheEntityBase {
@@ -28,6 +28,10 @@ public class Refund extends PanacheEntityBase {
 
     @Column(name = "order_no")
     public String orderNo;
+
+    /** The trade the money goes back from. */
+    @Column(name = "out_trade_no")
+    public String outTradeNo;
 
     @Column(name = "out_request_no")
     public String outRequestNo;

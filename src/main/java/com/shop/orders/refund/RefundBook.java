@@ -20,7 +20,7 @@ import io.smallrye.mutiny.Uni;
 public class RefundBook {
 
     /** What a new refund is. {@code outRequestNo} null: Alipay made it by itself and names it nothing. */
-    record NewRefund(RefundCause cause, String outRequestNo, BigDecimal amount, String reason, String idempotencyKey,
+    record NewRefund(RefundCause cause, String outTradeNo, String outRequestNo, BigDecimal amount, String reason, String idempotencyKey,
             String requestHash, List<RefundRequest.Restock> restock) {
     }
 
@@ -42,6 +42,7 @@ public class RefundBook {
         Refund refund = new Refund();
         refund.orderId = order.id;
         refund.orderNo = order.orderNo;
+        refund.outTradeNo = spec.outTradeNo();
         refund.outRequestNo = spec.outRequestNo();
         refund.cause = spec.cause();
         refund.amount = spec.amount();

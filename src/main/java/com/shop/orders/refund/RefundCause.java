@@ -6,6 +6,8 @@ public enum RefundCause {
     REQUESTED,
     /** The buyer paid an order that had already been closed: all of it goes back, the order stays closed. */
     LATE_PAYMENT,
+    /** The buyer paid a second trade of an order another trade had paid (both QR codes): all of it goes back. */
+    DUPLICATE_PAYMENT,
     /** Alipay refunded by itself: the service voided a trade that had been paid meanwhile. */
     CANCELLED_TRADE,
     /**

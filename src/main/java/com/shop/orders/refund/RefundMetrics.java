@@ -26,7 +26,7 @@ public class RefundMetrics {
     public RefundMetrics(MeterRegistry registry) {
         this.registry = registry;
         Gauge.builder("refunds.pending", pending, AtomicLong::get)
-                .description("Refunds whose outcome at Alipay is not known yet").register(registry);
+                .description("Refunds whose outcome at the wallet is not known yet").register(registry);
         Gauge.builder("refunds.pending.oldest.seconds", oldestPendingSeconds, AtomicLong::get)
                 .description("Age of the oldest pending refund").register(registry);
         for (RefundCause cause : RefundCause.values()) {
@@ -42,6 +42,11 @@ public class RefundMetrics {
 
     void unknown(RefundCause cause) {
         counter(cause, "pending").increment();
+    }
+
+    /** A refund the service opened by itself (a late or a second payment), by the channel it goes back through. */
+    void automatic(RefundCause cause, String channel) {
+        registry.counter("refunds.automatic", "cause", cause.name(), "channel", channel).increment();
     }
 
     void pending(long count, long oldestSeconds) {

@@ -28,9 +28,9 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Records what Alipay did with a refund. Each outcome is a conditional update of a PENDING refund, so exactly one
- * caller records it however many attempts and replicas learn it. A refund made adds to the payment's refunded total
- * (the order becomes REFUNDED when that is all of it), returns its restock lines to stock and to the member's
+ * Records what the wallet did with a refund. Each outcome is a conditional update of a PENDING refund, so exactly one
+ * caller records it however many attempts and replicas learn it. A refund made adds to its trade's refunded total
+ * (the order becomes REFUNDED when that is all of the money that paid it), returns its restock lines to stock and to the member's
  * purchase limits, and writes the "order refunded" event, in one transaction. Lock order as everywhere: the order,
  * the payment, the refund, the purchase allowances, the SKUs.
  */
@@ -74,7 +74,7 @@ public class RefundOutcomes {
     }
 
     /**
-     * Alipay made the refund (its answer, or the refund query, says so). The refund is read before the order's lock
+     * The wallet made the refund (its answer, or the refund query, says so). The refund is read before the order's lock
      * (it names the order); only its unchanging fields are used, and its status is guarded by the conditional update.
      */
     public Uni<Void> made(long refundId) {
@@ -110,10 +110,12 @@ public class RefundOutcomes {
         refund.lastError = null;
         return events.record(order.orderNo, OrderEvents.Kind.REFUND, RefundStatus.SUCCEEDED.name(),
                 RefundBook.describe(refund))
-                .chain(() -> payments.addRefund(order.id, refund.amount, at))
+                .chain(() -> payments.addRefund(refund.outTradeNo, refund.amount, at))
                 .chain(payment -> {
                     boolean full = payment.status == PaymentStatus.REFUNDED;
-                    return (full && order.status == OrderStatus.PAID ? orders.markRefunded(order.id, at)
+                    // Only the trade that paid the order refunds the order; a second trade's money is its own.
+                    return (full && payment.accepted && order.status == OrderStatus.PAID
+                            ? orders.markRefunded(order.id, at)
                             : Uni.createFrom().item(Boolean.FALSE))
                             .chain(() -> restock(order, refund))
                             .call(() -> outbox.refunded(new OrderRefundedEvent(order.id, order.orderNo,
@@ -143,24 +145,24 @@ public class RefundOutcomes {
                 refund.cause);
     }
 
-    /** Alipay refused the refund for good: nothing moved, the amount can be refunded again. */
+    /** The wallet refused the refund for good: nothing moved, the amount can be refunded again. */
     public Uni<Void> refused(Refund refund, RefundAnswer answer) {
         String code = answer.subCode() != null ? answer.subCode() : answer.code();
         return Panache.withTransaction(() -> refunds.markFailed(refund.id, code, bounded(answer.reason(), 256),
                 clock.instant())
                 .call(won -> won ? events.record(refund.orderNo, OrderEvents.Kind.REFUND, RefundStatus.FAILED.name(),
-                        RefundBook.describe(refund) + ", Alipay: " + code) : Uni.createFrom().voidItem()))
+                        RefundBook.describe(refund) + ", the wallet: " + code) : Uni.createFrom().voidItem()))
                 .invoke(won -> {
                     if (won) {
                         metrics.completed(refund.cause, RefundStatus.FAILED);
-                        LOG.warnf("Alipay refused refund %s of order %s (%s): %s", refund.outRequestNo,
+                        LOG.warnf("The wallet refused refund %s of order %s (%s): %s", refund.outRequestNo,
                                 refund.orderNo, code, answer.reason());
                     }
                 })
                 .replaceWithVoid();
     }
 
-    /** The attempt did not learn what Alipay did: the settler asks again after the backoff. */
+    /** The attempt did not learn what the wallet did: the settler asks again after the backoff. */
     public Uni<Void> unknown(Refund refund, Throwable failure) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> refunds.findById(refund.id)
@@ -168,7 +170,7 @@ public class RefundOutcomes {
                         now.plus(backoff.after(current.attempts + 1)))))
                 .invoke(() -> {
                     metrics.unknown(refund.cause);
-                    LOG.warnf("Refund %s of order %s: Alipay's outcome not known yet (%s)", refund.outRequestNo,
+                    LOG.warnf("Refund %s of order %s: the wallet's outcome not known yet (%s)", refund.outRequestNo,
                             refund.orderNo, failure.toString());
                 })
                 .replaceWithVoid();

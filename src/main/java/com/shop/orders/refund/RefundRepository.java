@@ -40,12 +40,12 @@ public class RefundRepository implements PanacheRepository<Refund> {
         return count("orderId", orderId);
     }
 
-    /** What the order's refunds take of its payment: all but the failed ones. */
-    public Uni<BigDecimal> committed(long orderId) {
+    /** What the trade's refunds take of its payment: all but the failed ones. */
+    public Uni<BigDecimal> committed(String outTradeNo) {
         return getSession().chain(session -> session
-                .createSelectionQuery("select coalesce(sum(amount), 0) from Refund where orderId = ?1 and status <> ?2",
+                .createSelectionQuery("select coalesce(sum(amount), 0) from Refund where outTradeNo = ?1 and status <> ?2",
                         BigDecimal.class)
-                .setParameter(1, orderId).setParameter(2, RefundStatus.FAILED)
+                .setParameter(1, outTradeNo).setParameter(2, RefundStatus.FAILED)
                 .getSingleResult());
     }
 

@@ -2,8 +2,11 @@ package com.shop.orders.refund;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import com.shop.orders.payment.PaymentChannel;
+import com.shop.orders.payment.Payment;
+import com.shop.orders.payment.PaymentChannels;
+import com.shop.orders.payment.PaymentRepository;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -14,17 +17,21 @@ import io.smallrye.mutiny.Uni;
 @ApplicationScoped
 public class RefundSender {
 
-    private final PaymentChannel channel;
+    private final PaymentRepository payments;
+    private final PaymentChannels channels;
     private final RefundOutcomes outcomes;
 
-    public RefundSender(PaymentChannel channel, RefundOutcomes outcomes) {
-        this.channel = channel;
+    public RefundSender(PaymentRepository payments, PaymentChannels channels, RefundOutcomes outcomes) {
+        this.payments = payments;
+        this.channels = channels;
         this.outcomes = outcomes;
     }
 
     /** Sends the refund and records the answer; completes when the outcome (or that it is unknown) is recorded. */
     public Uni<Void> send(Refund refund) {
-        return channel.refund(refund.orderNo, refund.amount, refund.amount, refund.outRequestNo)
+        return tradeOf(refund)
+                .chain(trade -> channels.of(trade.channel).refund(trade.outTradeNo, trade.paidAmount(), refund.amount,
+                        refund.outRequestNo))
                 .onItemOrFailure().transformToUni((answer, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
                         : answer.done() ? outcomes.made(refund.id) : outcomes.refused(refund, answer));
@@ -32,9 +39,16 @@ public class RefundSender {
 
     /** A refund whose last attempt told nothing: asks the wallet whether it was made, and sends it again if not. */
     public Uni<Void> settle(Refund refund) {
-        return channel.refundMade(refund.orderNo, refund.outRequestNo)
+        return tradeOf(refund)
+                .chain(trade -> channels.of(trade.channel).refundMade(trade.outTradeNo, refund.outRequestNo))
                 .onItemOrFailure().transformToUni((made, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
                         : made ? outcomes.made(refund.id) : send(refund));
+    }
+
+    private Uni<Payment> tradeOf(Refund refund) {
+        return Panache.withSession(() -> payments.findByOutTradeNo(refund.outTradeNo))
+                .onItem().ifNull().failWith(() -> new IllegalStateException("Refund " + refund.outRequestNo
+                        + " names trade " + refund.outTradeNo + ", which is not recorded"));
     }
 }

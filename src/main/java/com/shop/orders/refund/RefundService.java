@@ -101,8 +101,8 @@ public class RefundService {
                     "Order " + order.id + " is " + order.status + ": only a paid order can be refunded",
                     Map.of("orderStatus", order.status.name())));
         }
-        return payments.findByOrderId(order.id)
-                .chain(payment -> refunds.committed(order.id).invoke(committed -> {
+        return payments.findAccepted(order.id)
+                .call(payment -> refunds.committed(payment.outTradeNo).invoke(committed -> {
                     BigDecimal refundable = payment.paidAmount.subtract(committed);
                     if (request.amount().compareTo(refundable) > 0) {
                         throw new ProblemException(409, "Refund exceeds payment", "Order " + order.id + " has "
@@ -110,11 +110,11 @@ public class RefundService {
                                 Map.of("refundable", refundable));
                     }
                 }))
-                .chain(() -> checkRestock(order, request.restockLines()))
-                .chain(() -> refunds.countOfOrder(order.id))
-                .chain(count -> book.open(order, new RefundBook.NewRefund(RefundCause.REQUESTED,
-                        order.orderNo + "-r" + (count + 1), request.amount(), request.reason(), idempotencyKey,
-                        requestHash, request.restockLines()), now))
+                .call(() -> checkRestock(order, request.restockLines()))
+                .chain(payment -> refunds.countOfOrder(order.id).chain(count -> book.open(order,
+                        new RefundBook.NewRefund(RefundCause.REQUESTED, payment.outTradeNo,
+                                order.orderNo + "-r" + (count + 1), request.amount(), request.reason(), idempotencyKey,
+                                requestHash, request.restockLines()), now)))
                 .map(refund -> new Opened(refund, false));
     }
 

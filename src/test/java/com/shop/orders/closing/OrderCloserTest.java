@@ -5,14 +5,15 @@ import static com.shop.orders.testsupport.Payments.orderNo;
 import static com.shop.orders.testsupport.Payments.placeOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyLong;
-import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.payment.TradeCloser;
@@ -33,11 +34,20 @@ class OrderCloserTest {
     @InjectMock
     TradeCloser trades;
 
+    @BeforeEach
+    void noCodeStoredMeanwhile() {
+        when(trades.offeredSince(anyLong(), anyInt())).thenReturn(Uni.createFrom().item(false));
+    }
+
+    private static Uni<TradeCloser.Closing> closing(TradeCloser.Closure closure) {
+        return Uni.createFrom().item(new TradeCloser.Closing(closure, 0));
+    }
+
     @Test
     void anOrderBeforeItsDeadlineIsNotDueAndAlipayIsNotAsked() throws Exception {
         int orderId = placeOrder(newMemberToken(), TestDb.newSku(5, "1.00"), 1);
         assertEquals(OrderCloser.Outcome.NOT_DUE, closeIfOverdue(orderId));
-        verify(trades, never()).close(anyLong(), anyString());
+        verify(trades, never()).close(anyLong());
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
     }
 
@@ -45,7 +55,7 @@ class OrderCloserTest {
     void anOverdueOrderIsClosedOnceAndItsStockReleasedOnce() throws Exception {
         long sku = TestDb.newSku(5, "1.00");
         int orderId = overdueOrder(sku, 2);
-        when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().item(TradeCloser.Closure.CLOSED));
+        when(trades.close(anyLong())).thenReturn(closing(TradeCloser.Closure.CLOSED));
 
         assertEquals(OrderCloser.Outcome.CLOSED, closeIfOverdue(orderId));
         assertEquals(OrderCloser.Outcome.ALREADY_DECIDED, closeIfOverdue(orderId));
@@ -58,7 +68,7 @@ class OrderCloserTest {
         long sku = TestDb.newSku(5, "1.00");
         int orderId = overdueOrder(sku, 2);
         // TradeCloser recorded the payment (PAID) before answering.
-        when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().item(TradeCloser.Closure.PAID));
+        when(trades.close(anyLong())).thenReturn(closing(TradeCloser.Closure.PAID));
 
         assertEquals(OrderCloser.Outcome.PAID, closeIfOverdue(orderId));
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
@@ -70,12 +80,13 @@ class OrderCloserTest {
         long sku = TestDb.newSku(5, "1.00");
         int orderId = overdueOrder(sku, 2);
         // First look: no QR code yet. Then a payment request stores one before our conditional update.
-        when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().item(TradeCloser.Closure.NO_TRADE),
-                Uni.createFrom().item(TradeCloser.Closure.CLOSED));
-        when(trades.offeredSince(anyLong())).thenReturn(Uni.createFrom().item(true));
+        when(trades.close(anyLong())).thenReturn(closing(TradeCloser.Closure.NO_TRADE),
+                closing(TradeCloser.Closure.CLOSED));
+        when(trades.offeredSince(anyLong(), anyInt())).thenReturn(Uni.createFrom().item(true),
+                Uni.createFrom().item(false));
 
         assertEquals(OrderCloser.Outcome.CLOSED, closeIfOverdue(orderId));
-        verify(trades, org.mockito.Mockito.times(2)).close(anyLong(), anyString());
+        verify(trades, org.mockito.Mockito.times(2)).close(anyLong());
         assertEquals("CLOSED", TestDb.orderStatus(orderId));
         assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
     }
@@ -84,7 +95,7 @@ class OrderCloserTest {
     void whenAlipayCannotTellTheOrderStaysAsItWas() {
         long sku = TestDb.newSku(5, "1.00");
         int orderId = overdueOrder(sku, 2);
-        when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().failure(new IllegalStateException("down")));
+        when(trades.close(anyLong())).thenReturn(Uni.createFrom().failure(new IllegalStateException("down")));
 
         assertThrows(IllegalStateException.class, () -> closeIfOverdue(orderId));
         assertEquals("PENDING_PAYMENT", TestDb.orderStatus(orderId));
@@ -96,7 +107,7 @@ class OrderCloserTest {
         long sku = TestDb.newSku(5, "1.00");
         String member = newMemberToken();
         int orderId = placeOrder(member, sku, 1);
-        when(trades.close(anyLong(), anyString())).thenReturn(Uni.createFrom().failure(
+        when(trades.close(anyLong())).thenReturn(Uni.createFrom().failure(
                 new PaymentGatewayExceptionForTest()));
 
         com.shop.orders.testsupport.Members.as(member).post("/api/orders/" + orderId + "/cancel").then()

@@ -11,11 +11,13 @@ import static org.mockito.Mockito.when;
 import java.math.BigDecimal;
 import java.time.Duration;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.payment.PaymentConfirmation.Outcome;
 import com.shop.orders.payment.PaymentConfirmation.Source;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 
 /** What closing an order's trade comes to, for every result a wallet's close can have. */
@@ -26,7 +28,14 @@ class TradeCloserTest {
     private final PaymentChannel channel = mock(PaymentChannel.class);
     private final PaymentConfirmation confirmation = mock(PaymentConfirmation.class);
     private final PaymentRefunds refunds = mock(PaymentRefunds.class);
-    private final TradeCloser closer = new TradeCloser(mock(PaymentRepository.class), channel, confirmation, refunds);
+    private final PaymentChannels channels = mock(PaymentChannels.class);
+    private final TradeCloser closer = new TradeCloser(mock(PaymentRepository.class), channels, confirmation, refunds,
+            new SimpleMeterRegistry());
+
+    @BeforeEach
+    void oneChannel() {
+        when(channels.of("wallet")).thenReturn(channel);
+    }
 
     @Test
     void aClosedTradeLetsTheOrderClose() {
@@ -60,6 +69,13 @@ class TradeCloserTest {
     }
 
     @Test
+    void aPaymentOnASecondTradeOfAPaidOrderIsRefunded() {
+        when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.paid(paidTrade())));
+        when(confirmation.confirm(any(), any())).thenReturn(Uni.createFrom().item(Outcome.DUPLICATE));
+        assertEquals(TradeCloser.Closure.REFUNDED, close());
+    }
+
+    @Test
     void aPaymentThatIsNotAcceptedKeepsTheOrderOpen() {
         when(channel.close("N1")).thenReturn(Uni.createFrom().item(TradeClosing.paid(paidTrade())));
         when(confirmation.confirm(any(), any())).thenReturn(Uni.createFrom().item(Outcome.AMOUNT_MISMATCH));
@@ -78,7 +94,9 @@ class TradeCloserTest {
         payment.orderId = 1L;
         payment.orderNo = "N1";
         payment.amount = new BigDecimal("5.00");
-        return closer.closeTrade(payment).await().atMost(WAIT);
+        payment.channel = "wallet";
+        payment.outTradeNo = "N1";
+        return closer.closeAtWallet(payment).await().atMost(WAIT);
     }
 
     private static Trade paidTrade() {
