@@ -2,6 +2,7 @@ package com.shop.orders.sandbox.wechat;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -12,13 +13,19 @@ import com.shop.orders.sandbox.FaultSettings;
  * PUT only the fields present change; a method mapped to null is cleared. Example: {"dropNotifies":true,
  * "methods":{"query":{"httpStatus":500,"times":2}}}; a close that happens unheard:
  * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; answers WeChat's SDK refuses:
- * {"timestampSkew":"301s"} or {"wrongSerial":true}.
+ * {"timestampSkew":"301s"} or {"wrongSerial":true}; a merchant without platform certificates:
+ * {"certificates":"not-found"} (or "served"); notifies for a merchant verifying with the certificate:
+ * {"notifiesSignedWith":"certificate"} (or "public-key").
  */
 public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
-        String timestampSkew, Boolean wrongSerial, Map<String, Method> methods) {
+        String timestampSkew, Boolean wrongSerial, String certificates, String notifiesSignedWith,
+        Map<String, Method> methods) {
 
     /** The APIs a fault can be set on. */
-    static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE);
+    static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE,
+            WechatCertificates.CERTIFICATES);
+    private static final String NOT_FOUND = "not-found";
+    private static final String SERVED = "served";
 
     /**
      * One API's fault: an HTTP status (4xx or 5xx) with WeChat's code and message (defaults by status), or an answer
@@ -65,7 +72,8 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         });
         return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
                 faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
-                faults.wrongSerial(), methods);
+                faults.wrongSerial(), faults.certificatesNotFound() ? NOT_FOUND : SERVED,
+                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), methods);
     }
 
     /** Validates everything first, so a bad body changes nothing. */
@@ -73,6 +81,8 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         Duration newNotifyDelay = notifyDelay == null ? null : FaultSettings.duration(notifyDelay);
         Duration newLatency = latency == null ? null : FaultSettings.duration(latency);
         Duration newSkew = timestampSkew == null ? null : FaultSettings.duration(timestampSkew);
+        Boolean noCertificates = certificates == null ? null : certificatesNotFound(certificates);
+        WechatSandboxConfig.SignedWith signing = notifiesSignedWith == null ? null : signedWith(notifiesSignedWith);
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
@@ -100,6 +110,12 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         if (wrongSerial != null) {
             faults.wrongSerial(wrongSerial);
         }
+        if (noCertificates != null) {
+            faults.certificatesNotFound(noCertificates);
+        }
+        if (signing != null) {
+            faults.notifiesSignedWith(signing);
+        }
         armed.forEach((method, fault) -> {
             if (fault == null) {
                 faults.clear(method);
@@ -107,5 +123,21 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
                 faults.arm(method, fault, methods.get(method).times());
             }
         });
+    }
+
+    private static boolean certificatesNotFound(String text) {
+        return switch (text.trim()) {
+            case NOT_FOUND -> true;
+            case SERVED -> false;
+            default -> throw new IllegalArgumentException("certificates is one of served, not-found: " + text);
+        };
+    }
+
+    private static WechatSandboxConfig.SignedWith signedWith(String text) {
+        try {
+            return WechatSandboxConfig.SignedWith.valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("notifiesSignedWith is one of public-key, certificate: " + text);
+        }
     }
 }

@@ -3,6 +3,7 @@ package com.shop.orders.sandbox.wechat;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,9 +12,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.arc.profile.IfBuildProfile;
 
 /**
- * The WeChat sandbox's fault knobs: notifies lost, late or sent twice, answers late, signed with a timestamp out of
- * WeChat's five minutes or under a serial the merchant does not know, and per API (prepay, query, close) an error
- * answer or no answer, before or after the call took effect, for the next few calls or until cleared.
+ * The WeChat sandbox's fault knobs: notifies lost, late or sent twice, or signed under the other key, answers late,
+ * signed with a timestamp out of WeChat's five minutes or under a serial the merchant does not know, no platform
+ * certificate to download, and per API an error answer or no answer, before or after the call took effect, for the
+ * next few calls or until cleared.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -32,7 +34,15 @@ public class WechatFaults {
     private volatile Duration latency = Duration.ZERO;
     private volatile Duration timestampSkew = Duration.ZERO;
     private volatile boolean wrongSerial;
+    private volatile boolean certificatesNotFound;
+    private volatile WechatSandboxConfig.SignedWith notifiesSignedWith;
+    private final WechatSandboxConfig.SignedWith configuredSigning;
     private final Map<String, Armed> methods = new ConcurrentHashMap<>();
+
+    public WechatFaults(WechatSandboxConfig config) {
+        this.configuredSigning = config.notifiesSignedWith();
+        this.notifiesSignedWith = configuredSigning;
+    }
 
     /** The next call's fault for the API, counted against its times. */
     Optional<Fault> take(String method) {
@@ -60,6 +70,8 @@ public class WechatFaults {
         latency = Duration.ZERO;
         timestampSkew = Duration.ZERO;
         wrongSerial = false;
+        certificatesNotFound = false;
+        notifiesSignedWith = configuredSigning;
         methods.clear();
     }
 
@@ -122,5 +134,23 @@ public class WechatFaults {
 
     public void wrongSerial(boolean wrong) {
         wrongSerial = wrong;
+    }
+
+    /** GET /v3/certificates answers 404 RESOURCE_NOT_EXISTS, as for merchants WeChat moved to the public key. */
+    public boolean certificatesNotFound() {
+        return certificatesNotFound;
+    }
+
+    public void certificatesNotFound(boolean notFound) {
+        certificatesNotFound = notFound;
+    }
+
+    /** What notifies are signed under; the configured shop.wechat-sandbox.notifies-signed-with after a reset. */
+    public WechatSandboxConfig.SignedWith notifiesSignedWith() {
+        return notifiesSignedWith;
+    }
+
+    public void notifiesSignedWith(WechatSandboxConfig.SignedWith signedWith) {
+        notifiesSignedWith = Objects.requireNonNull(signedWith);
     }
 }

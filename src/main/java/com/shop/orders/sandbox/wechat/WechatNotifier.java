@@ -101,7 +101,7 @@ public class WechatNotifier {
                 .timeout(attemptTimeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-        signed.of(body).forEach(request::header);
+        signed.notify(body).forEach(request::header);
         trade.recordNotifyAttempt();
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }

@@ -1,5 +1,10 @@
 package com.shop.orders.sandbox.wechat;
 
+import static com.shop.orders.sandbox.wechat.WechatRequests.buyer;
+import static com.shop.orders.sandbox.wechat.WechatRequests.close;
+import static com.shop.orders.sandbox.wechat.WechatRequests.outTradeNo;
+import static com.shop.orders.sandbox.wechat.WechatRequests.prepay;
+import static com.shop.orders.sandbox.wechat.WechatRequests.query;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -11,10 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Map;
-import java.util.UUID;
 
 import jakarta.inject.Inject;
 
@@ -28,10 +30,7 @@ import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.core.exception.ValidationException;
 import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.payments.nativepay.NativePayService;
-import com.wechat.pay.java.service.payments.nativepay.model.Amount;
-import com.wechat.pay.java.service.payments.nativepay.model.CloseOrderRequest;
 import com.wechat.pay.java.service.payments.nativepay.model.PrepayRequest;
-import com.wechat.pay.java.service.payments.nativepay.model.QueryOrderByOutTradeNoRequest;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -43,8 +42,6 @@ import io.restassured.http.ContentType;
  */
 @QuarkusTest
 class WechatSandboxTest {
-
-    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
 
     @Inject
     WechatSandboxKeys keys;
@@ -223,43 +220,5 @@ class WechatSandboxTest {
                 .body("methods.query.times", equalTo(2));
         given().delete("/sandbox/wechat/faults").then().statusCode(200).body("dropNotifies", equalTo(false));
         given().get("/sandbox/wechat/").then().statusCode(200).body(containsString("WeChat Pay sandbox"));
-    }
-
-    private static PrepayRequest prepay(String outTradeNo, int fen, String notifyUrl) {
-        PrepayRequest request = new PrepayRequest();
-        request.setAppid("wxd678efh567hg6787");
-        request.setMchid("1900000001");
-        request.setDescription("Order " + outTradeNo);
-        request.setOutTradeNo(outTradeNo);
-        request.setNotifyUrl(notifyUrl);
-        request.setTimeExpire(RFC3339.format(OffsetDateTime.now(ZoneOffset.ofHours(8)).plusMinutes(5)));
-        Amount amount = new Amount();
-        amount.setTotal(fen);
-        amount.setCurrency("CNY");
-        request.setAmount(amount);
-        return request;
-    }
-
-    private CloseOrderRequest close(String outTradeNo) {
-        CloseOrderRequest request = new CloseOrderRequest();
-        request.setMchid(config.mchid());
-        request.setOutTradeNo(outTradeNo);
-        return request;
-    }
-
-    private Transaction query(NativePayService wechat, String outTradeNo) {
-        QueryOrderByOutTradeNoRequest request = new QueryOrderByOutTradeNoRequest();
-        request.setMchid(config.mchid());
-        request.setOutTradeNo(outTradeNo);
-        return wechat.queryOrderByOutTradeNo(request);
-    }
-
-    private static io.restassured.response.ValidatableResponse buyer(String action, String codeUrl) {
-        return given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl))
-                .post("/sandbox/wechat/buyer/" + action).then();
-    }
-
-    private static String outTradeNo() {
-        return "T" + UUID.randomUUID().toString().replace("-", "").substring(0, 20) + "|x*";
     }
 }
