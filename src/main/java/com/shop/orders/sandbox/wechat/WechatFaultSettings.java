@@ -12,7 +12,8 @@ import com.shop.orders.sandbox.FaultSettings;
  * The JSON form of the WeChat sandbox's fault knobs, shaped as the Alipay sandbox's where a knob applies to both. On
  * PUT only the fields present change; a method mapped to null is cleared. Example: {"dropNotifies":true,
  * "methods":{"query":{"httpStatus":500,"times":2}}}; a close that happens unheard:
- * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; answers WeChat's SDK refuses:
+ * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; a merchant account short of money:
+ * {"methods":{"refund":{"httpStatus":403,"code":"NOT_ENOUGH","message":"余额不足"}}}; answers WeChat's SDK refuses:
  * {"timestampSkew":"301s"} or {"wrongSerial":true}; a merchant without platform certificates:
  * {"certificates":"not-found"} (or "served"); notifies for a merchant verifying with the certificate:
  * {"notifiesSignedWith":"certificate"} (or "public-key").
@@ -23,7 +24,7 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
 
     /** The APIs a fault can be set on. */
     static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE,
-            WechatCertificates.CERTIFICATES);
+            WechatRefunds.REFUND, WechatRefunds.REFUND_QUERY, WechatCertificates.CERTIFICATES);
     private static final String NOT_FOUND = "not-found";
     private static final String SERVED = "served";
 

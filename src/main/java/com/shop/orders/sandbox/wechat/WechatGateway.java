@@ -93,7 +93,7 @@ public class WechatGateway {
             return WechatAnswer.error(400, "INVALID_REQUEST", "商户订单号重复");
         }
         return switch (trade.state()) {
-            case SUCCESS -> WechatAnswer.error(400, "ORDERPAID", "该订单已支付");
+            case SUCCESS, REFUND -> WechatAnswer.error(400, "ORDERPAID", "该订单已支付");
             case CLOSED -> WechatAnswer.error(400, "ORDER_CLOSED", "订单已关闭");
             case NOTPAY -> WechatAnswer.ok(Map.of("code_url", trade.codeUrl));
         };
@@ -145,7 +145,7 @@ public class WechatGateway {
         transaction.put("appid", config.appid());
         transaction.put("mchid", config.mchid());
         transaction.put("out_trade_no", trade.outTradeNo());
-        boolean paid = "SUCCESS".equals(trade.tradeState());
+        boolean paid = trade.transactionId() != null;
         if (paid) {
             transaction.put("transaction_id", trade.transactionId());
         }
@@ -153,6 +153,7 @@ public class WechatGateway {
         transaction.put("trade_state", trade.tradeState());
         transaction.put("trade_state_desc", switch (trade.tradeState()) {
             case "SUCCESS" -> "支付成功";
+            case "REFUND" -> "转入退款";
             case "CLOSED" -> "订单已关闭";
             default -> "订单未支付";
         });

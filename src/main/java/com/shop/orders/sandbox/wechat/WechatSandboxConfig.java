@@ -42,6 +42,13 @@ public interface WechatSandboxConfig {
     Duration codeUrlValidity();
 
     /**
+     * How long an accepted refund stays PROCESSING before it is SUCCESS (and notified, when it named a notify_url).
+     * WeChat's take from seconds to days; short here so that people and tests see both states.
+     */
+    @WithDefault("1s")
+    Duration refundDelay();
+
+    /**
      * What notifies are signed under: public-key or certificate, to match how the merchant verifies them. Answers
      * follow what each request's Wechatpay-Serial names instead, as WeChat's during the switch-over. The fault knob
      * notifiesSignedWith changes it until the knobs are reset.

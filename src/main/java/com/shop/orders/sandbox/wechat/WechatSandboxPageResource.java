@@ -49,13 +49,15 @@ public class WechatSandboxPageResource {
                 .append("Alipay sandbox</a> &middot; <a href=\"\">refresh</a></p>");
         html.append("<p>Faults: <code>").append(escape(String.valueOf(WechatFaultSettings.of(faults))))
                 .append("</code> <button onclick=\"resetFaults()\">reset faults</button></p>");
-        html.append("<table><tr><th>out_trade_no</th><th>description</th><th>amount (fen)</th><th>trade_state</th>")
+        html.append("<table><tr><th>out_trade_no</th><th>description</th><th>amount (fen)</th><th>refunded</th>")
+                .append("<th>trade_state</th>")
                 .append("<th>expires</th><th>transaction_id</th><th>notifies</th><th>code_url</th><th></th></tr>");
         for (WechatTradeView t : trades.trades()) {
             String code = escape(t.codeUrl());
             html.append("<tr><td>").append(escape(t.outTradeNo()))
                     .append("</td><td>").append(escape(t.description()))
                     .append("</td><td>").append(t.total())
+                    .append("</td><td>").append(t.refunded()).append(refunds(t))
                     .append("</td><td>").append(t.tradeState())
                     .append("</td><td>").append(t.expiresAt())
                     .append("</td><td>").append(t.transactionId() == null ? "" : t.transactionId())
@@ -66,5 +68,19 @@ public class WechatSandboxPageResource {
                     .append("</td></tr>");
         }
         return html.append("</table>").append(SCRIPT).append("</body></html>").toString();
+    }
+
+    /** Each refund of the trade: number, amount, status, and its notify when the merchant asked for one. */
+    private static String refunds(WechatTradeView trade) {
+        StringBuilder list = new StringBuilder();
+        for (WechatRefundView r : trade.refunds()) {
+            list.append("<br><small>").append(escape(r.outRefundNo())).append(": ").append(r.amount()).append(' ')
+                    .append(r.status());
+            if (r.notified()) {
+                list.append(", notifies ").append(r.notifyAttempts()).append(r.notifyAcknowledged() ? " (acknowledged)" : "");
+            }
+            list.append("</small>");
+        }
+        return list.toString();
     }
 }

@@ -82,10 +82,11 @@ class WechatCertificateModeTest {
         RSAAutoCertificateConfig sdk = WechatSandboxClients.certificateConfig(keys, WechatRequests.MCHID, port);
         NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
         faults.notifiesSignedWith(SignedWith.CERTIFICATE);
-        try (WechatNotifyReceiver certificate = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk),
-                0);
-                WechatNotifyReceiver publicKey = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(
-                        WechatSandboxClients.config(keys, WechatRequests.MCHID)), 0)) {
+        try (WechatNotifyReceiver<Transaction> certificate = new WechatNotifyReceiver<>(
+                WechatSandboxClients.notificationParser(sdk), Transaction.class, 0);
+                WechatNotifyReceiver<Transaction> publicKey = new WechatNotifyReceiver<>(
+                        WechatSandboxClients.notificationParser(WechatSandboxClients.config(keys, WechatRequests.MCHID)),
+                        Transaction.class, 0)) {
             String no = outTradeNo();
             buyer("pay", wechat.prepay(prepay(no, 450, certificate.url())).getCodeUrl()).statusCode(200);
             await().atMost(Duration.ofSeconds(10)).until(() -> certificate.received().size() == 1);

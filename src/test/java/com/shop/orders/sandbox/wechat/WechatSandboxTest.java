@@ -67,7 +67,8 @@ class WechatSandboxTest {
     void aTradeIsPrepaidPaidAndNotifiedAsTheSdkExpects() throws Exception {
         RSAPublicKeyConfig sdk = WechatSandboxClients.config(keys, config.mchid());
         NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
-        try (WechatNotifyReceiver receiver = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk), 1)) {
+        try (WechatNotifyReceiver<Transaction> receiver = new WechatNotifyReceiver<>(
+                WechatSandboxClients.notificationParser(sdk), Transaction.class, 1)) {
             String no = outTradeNo();
             String codeUrl = wechat.prepay(prepay(no, 1250, receiver.url())).getCodeUrl();
             assertTrue(codeUrl.startsWith("weixin://wxpay/bizpayurl?pr="), codeUrl);
@@ -190,7 +191,8 @@ class WechatSandboxTest {
     void notifiesCanBeDuplicatedOrLost() throws Exception {
         RSAPublicKeyConfig sdk = WechatSandboxClients.config(keys, config.mchid());
         NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
-        try (WechatNotifyReceiver receiver = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk), 0)) {
+        try (WechatNotifyReceiver<Transaction> receiver = new WechatNotifyReceiver<>(
+                WechatSandboxClients.notificationParser(sdk), Transaction.class, 0)) {
             faults.duplicateNotifies(true);
             String twice = outTradeNo();
             buyer("pay", wechat.prepay(prepay(twice, 200, receiver.url())).getCodeUrl()).statusCode(200);
@@ -214,8 +216,8 @@ class WechatSandboxTest {
                 .statusCode(200).body("dropNotifies", equalTo(true))
                 .body("methods.query.code", equalTo("FREQUENCY_LIMITED")).body("methods.query.times", equalTo(2));
         given().contentType(ContentType.JSON).body(Map.of("latency", "5s", "methods",
-                Map.of("refund", Map.of("httpStatus", 500)))).put("/sandbox/wechat/faults").then()
-                .statusCode(400).body("error", containsString("unknown method refund"));
+                Map.of("reverse", Map.of("httpStatus", 500)))).put("/sandbox/wechat/faults").then()
+                .statusCode(400).body("error", containsString("unknown method reverse"));
         given().get("/sandbox/wechat/faults").then().statusCode(200).body("latency", equalTo("PT0S"))
                 .body("methods.query.times", equalTo(2));
         given().delete("/sandbox/wechat/faults").then().statusCode(200).body("dropNotifies", equalTo(false));
