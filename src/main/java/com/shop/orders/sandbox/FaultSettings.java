@@ -9,13 +9,14 @@ import java.util.Map;
 /**
  * The JSON form of the fault knobs. On PUT only the fields present change; durations read like config
  * ("1500ms", "5s", "PT5S"); a method mapped to null is cleared. Example:
- * {"dropNotifies":true,"latency":"200ms","methods":{"alipay.trade.query":{"code":"20000",
+ * {"dropNotifies":true,"duplicateNotifies":false,"latency":"200ms","methods":{"alipay.trade.query":{"code":"20000",
  * "msg":"Service Currently Unavailable","subCode":"ACQ.SYSTEM_ERROR","subMsg":"系统繁忙","times":2}}}
  * A refund that happens unheard: {"methods":{"alipay.trade.refund":{"httpStatus":504,"afterEffect":true,"times":1}}}.
  * Certificate mode: {"alipayCertificate":"reissued"} (issued, reissued, foreign), {"appCertificateRenewed":true}.
  * The trade bill: {"bill":{...}} (see {@link BillFaults}), replacing the bill's knobs set before.
  */
-public record FaultSettings(Boolean dropNotifies, String notifyDelay, String latency, Map<String, Method> methods,
+public record FaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
+                            Map<String, Method> methods,
                             String alipayCertificate, Boolean appCertificateRenewed, BillFaults bill) {
 
     /**
@@ -73,6 +74,9 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
         if (dropNotifies != null) {
             faults.dropNotifies(dropNotifies);
         }
+        if (duplicateNotifies != null) {
+            faults.duplicateNotifies(duplicateNotifies);
+        }
         if (newNotifyDelay != null) {
             faults.delayNotifies(newNotifyDelay);
         }
@@ -103,7 +107,8 @@ public record FaultSettings(Boolean dropNotifies, String notifyDelay, String lat
     static FaultSettings of(SandboxFaults faults) {
         Map<String, Method> methods = new LinkedHashMap<>();
         faults.methodFaults().forEach((method, fault) -> methods.put(method, Method.of(fault, faults.remainingFaults(method))));
-        return new FaultSettings(faults.notifiesDropped(), faults.notifyDelay().toString(), faults.latency().toString(), methods,
+        return new FaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(), faults.notifyDelay().toString(),
+                faults.latency().toString(), methods,
                 faults.alipayCertificate().name().toLowerCase(Locale.ROOT), faults.appCertificateRenewed(), faults.bill());
     }
 

@@ -24,8 +24,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Alipay's asynchronous payment notification: a signed form POST to the trade's notify_url, repeated on
- * the configured schedule until the merchant answers exactly "success". Nothing here blocks a caller:
- * sends are asynchronous and waits are timers.
+ * the configured schedule until the merchant answers exactly "success"; sent twice per attempt when the knob
+ * says so. Nothing here blocks a caller: sends are asynchronous and waits are timers.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -89,6 +89,11 @@ public class NotifySender {
                 .header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString(FormEncoding.encode(signedFields(trade), StandardCharsets.UTF_8)))
                 .build();
+        if (faults.notifiesDuplicated()) {
+            // the copy's answer is not awaited: the attempt below decides acknowledgement and retries
+            trade.recordNotifyAttempt();
+            http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+        }
         trade.recordNotifyAttempt();
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).whenComplete((response, failure) -> {
             if (failure == null && response.statusCode() == 200 && "success".equals(response.body())) {

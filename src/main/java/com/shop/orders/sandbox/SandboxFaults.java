@@ -33,6 +33,7 @@ public class SandboxFaults {
     }
 
     private volatile boolean dropNotifies;
+    private volatile boolean duplicateNotifies;
     private volatile Duration notifyDelay = Duration.ZERO;
     private volatile Duration latency = Duration.ZERO;
     private final ConcurrentMap<String, Armed> byMethod = new ConcurrentHashMap<>();
@@ -47,6 +48,15 @@ public class SandboxFaults {
 
     public boolean notifiesDropped() {
         return dropNotifies;
+    }
+
+    /** While set, every notify attempt is sent twice, as Alipay sometimes does; the merchant must take it once. */
+    public void duplicateNotifies(boolean duplicate) {
+        this.duplicateNotifies = duplicate;
+    }
+
+    public boolean notifiesDuplicated() {
+        return duplicateNotifies;
     }
 
     /** Extra wait before the first notify attempt of each payment. */
@@ -137,6 +147,7 @@ public class SandboxFaults {
 
     public void reset() {
         dropNotifies = false;
+        duplicateNotifies = false;
         notifyDelay = Duration.ZERO;
         latency = Duration.ZERO;
         byMethod.clear();

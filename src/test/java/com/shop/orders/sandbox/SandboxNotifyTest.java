@@ -76,6 +76,22 @@ class SandboxNotifyTest extends SandboxFixture {
     }
 
     @Test
+    void duplicatedNotifiesArriveTwicePerAttempt() throws Exception {
+        try (NotifyReceiver merchant = new NotifyReceiver(0)) {
+            given().contentType(ContentType.JSON).body(Map.of("duplicateNotifies", true)).put("/sandbox/alipay/faults")
+                    .then().statusCode(200);
+            assertTrue(faults.notifiesDuplicated());
+            String outTradeNo = SandboxClients.newOutTradeNo();
+            pay(SandboxClients.precreate(client, outTradeNo, "9.00", "", merchant.url()).getQrCode());
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> merchant.received().size() == 2);
+            assertEquals(merchant.received().get(0).fields().get("notify_id"),
+                    merchant.received().get(1).fields().get("notify_id"));
+            await().atMost(Duration.ofSeconds(2)).until(() -> trades.trade(outTradeNo).orElseThrow().notifyAcknowledged());
+        }
+    }
+
+    @Test
     void delayedNotifyArrivesAfterTheDelay() throws Exception {
         try (NotifyReceiver merchant = new NotifyReceiver(0)) {
             faults.delayNotifies(Duration.ofMillis(1200));
