@@ -57,9 +57,9 @@ final class WechatRequests {
         return wechat.queryOrderByOutTradeNo(request);
     }
 
-    /** The buyer's scan or pay of a code, through the sandbox's buyer API. */
+    /** The buyer's scan or pay of a code, through the sandbox's buyer API (shaped as the Alipay sandbox's). */
     static ValidatableResponse buyer(String action, String codeUrl) {
-        return given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl))
+        return given().contentType(ContentType.JSON).body(Map.of("qrCode", codeUrl))
                 .post("/sandbox/wechat/buyer/" + action).then();
     }
 
