@@ -2,6 +2,7 @@ package com.shop.orders.sandbox.wechat;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -54,6 +55,22 @@ public class WechatCalls {
         return call.get();
     }
 
+    /**
+     * A POST whose JSON body WeChat checks before anything else (PARAM_ERROR with the reason {@code invalid} gives),
+     * then counted and faulted under the number in {@code numberField} (out_trade_no, out_refund_no).
+     */
+    WechatAnswer posted(String api, String rawUri, String authorization, String body,
+            Function<JsonNode, String> invalid, String numberField, BiFunction<JsonNode, String, WechatAnswer> call) {
+        return authenticated("POST", rawUri, authorization, body, () -> withJson(body, request -> {
+            String reason = invalid.apply(request);
+            if (reason != null) {
+                return WechatAnswer.error(400, "PARAM_ERROR", reason);
+            }
+            String number = request.path(numberField).asText();
+            return faulted(api, number, () -> call.apply(request, number));
+        }));
+    }
+
     /** A JSON request body handed on, or WeChat's PARAM_ERROR for one that is not JSON. */
     WechatAnswer withJson(String body, Function<JsonNode, WechatAnswer> call) {
         JsonNode request;
@@ -68,21 +85,21 @@ public class WechatCalls {
     }
 
     /**
-     * Counts the call (under the number it is about: out_trade_no, out_refund_no) and applies the API's fault, before
-     * or after what the call does.
+     * Counts the call (under the number it is about: out_trade_no, out_refund_no) and applies the API's fault: an
+     * error instead of the call, or after it (afterEffect), or the call's own answer held back after it took effect.
      */
     WechatAnswer faulted(String api, String about, Supplier<WechatAnswer> call) {
         trades.called(api, about);
         sleep(faults.latency());
-        Optional<WechatFaults.Fault> fault = faults.take(api);
+        Optional<WechatFaults.Fault> fault = faults.take(api, about);
         if (fault.isEmpty()) {
             return call.get();
         }
         WechatFaults.Fault f = fault.get();
-        WechatAnswer done = f.afterEffect() ? call.get() : null;
+        WechatAnswer done = f.letsTheCallThrough() ? call.get() : null;
         if (f.noAnswerFor() != null) {
             sleep(f.noAnswerFor());
-            return done != null ? done : call.get();
+            return done;
         }
         return WechatAnswer.error(f.httpStatus(), f.code(), f.message());
     }

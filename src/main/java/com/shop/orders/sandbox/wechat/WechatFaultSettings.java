@@ -10,7 +10,8 @@ import com.shop.orders.sandbox.FaultSettings;
 
 /**
  * The JSON form of the WeChat sandbox's fault knobs, shaped as the Alipay sandbox's where a knob applies to both. On
- * PUT only the fields present change; a method mapped to null is cleared. Example: {"dropNotifies":true,
+ * PUT only the fields present change; a method mapped to null is cleared; "*" is any API without a fault of its
+ * own. Example: {"dropNotifies":true,
  * "methods":{"query":{"httpStatus":500,"times":2}}}; a close that happens unheard:
  * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; a merchant account short of money:
  * {"methods":{"refund":{"httpStatus":403,"code":"NOT_ENOUGH","message":"余额不足"}}}; answers WeChat's SDK refuses:
@@ -30,7 +31,8 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
 
     /**
      * One API's fault: an HTTP status (4xx or 5xx) with WeChat's code and message (defaults by status), or an answer
-     * held back (noAnswerFor); afterEffect answers it after the call took effect; times limits it to the next calls.
+     * held back (noAnswerFor) after the call took effect; afterEffect answers the status after the call took effect;
+     * times limits it to the next calls. The same fields as the Alipay sandbox's, with WeChat's code and message.
      */
     public record Method(Integer httpStatus, String code, String message, String noAnswerFor, Boolean afterEffect,
             Integer times) {
@@ -42,6 +44,9 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
             if (httpStatus != null && (httpStatus < 400 || httpStatus > 599)) {
                 throw new IllegalArgumentException("httpStatus must be 4xx or 5xx");
             }
+            if (noAnswerFor != null && Boolean.TRUE.equals(afterEffect)) {
+                throw new IllegalArgumentException("a held-back answer always comes after the effect");
+            }
             if (times != null && times < 1) {
                 throw new IllegalArgumentException("times must be at least 1");
             }
@@ -49,6 +54,13 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
             String errorCode = httpStatus == null ? null : code != null ? code : defaultCode(httpStatus);
             return new WechatFaults.Fault(httpStatus, errorCode, httpStatus == null ? null
                     : message != null ? message : errorCode, held, Boolean.TRUE.equals(afterEffect));
+        }
+
+        static Method of(WechatFaults.Armed armed) {
+            WechatFaults.Fault fault = armed.fault();
+            return new Method(fault.httpStatus(), fault.code(), fault.message(),
+                    fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString(), fault.afterEffect(),
+                    armed.remaining() < 0 ? null : armed.remaining());
         }
 
         private static String defaultCode(int status) {
@@ -65,12 +77,7 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
 
     static WechatFaultSettings of(WechatFaults faults) {
         Map<String, Method> methods = new LinkedHashMap<>();
-        faults.armed().forEach((method, fault) -> {
-            int remaining = faults.remaining(method);
-            methods.put(method, new Method(fault.httpStatus(), fault.code(), fault.message(),
-                    fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString(), fault.afterEffect(),
-                    remaining < 0 ? null : remaining));
-        });
+        faults.armed().forEach((method, armed) -> methods.put(method, Method.of(armed)));
         return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
                 faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
                 faults.wrongSerial(), faults.certificatesNotFound() ? NOT_FOUND : SERVED,
@@ -87,8 +94,9 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
-                if (!METHODS.contains(method)) {
-                    throw new IllegalArgumentException("unknown method " + method + ": one of " + METHODS);
+                if (!METHODS.contains(method) && !WechatFaults.ANY_METHOD.equals(method)) {
+                    throw new IllegalArgumentException("unknown method " + method + ": one of " + METHODS + " or "
+                            + WechatFaults.ANY_METHOD);
                 }
                 armed.put(method, settings == null ? null : settings.toFault());
             });

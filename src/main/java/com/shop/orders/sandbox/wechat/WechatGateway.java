@@ -47,14 +47,8 @@ public class WechatGateway {
     }
 
     WechatAnswer prepay(String rawUri, String authorization, String body) {
-        return calls.authenticated("POST", rawUri, authorization, body, () -> calls.withJson(body, request -> {
-            String invalid = invalidPrepay(request);
-            if (invalid != null) {
-                return WechatAnswer.error(400, "PARAM_ERROR", invalid);
-            }
-            String outTradeNo = request.path("out_trade_no").asText();
-            return calls.faulted(PREPAY, outTradeNo, () -> prepared(request, outTradeNo));
-        }));
+        return calls.posted(PREPAY, rawUri, authorization, body, this::invalidPrepay, "out_trade_no",
+                this::prepared);
     }
 
     WechatAnswer query(String rawUri, String authorization, String outTradeNo, String mchid) {

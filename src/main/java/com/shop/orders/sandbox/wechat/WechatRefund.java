@@ -7,7 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * One refund as WeChat Pay holds it: PROCESSING when accepted, SUCCESS once the money is back with the buyer (after
  * the sandbox's refund delay). Synchronized: the gateway, the settling timer and the notifier act on it.
  */
-final class WechatRefund implements WechatNotified {
+final class WechatRefund extends WechatNotified {
 
     enum Status {
         PROCESSING,
@@ -26,8 +26,6 @@ final class WechatRefund implements WechatNotified {
     final Instant createdAt;
     private Status status = Status.PROCESSING;
     private Instant successTime;
-    private int notifyAttempts;
-    private boolean notifyAcknowledged;
 
     WechatRefund(String outRefundNo, WechatTrade trade, String transactionId, int amount, String reason,
             String notifyUrl, Instant createdAt) {
@@ -59,27 +57,17 @@ final class WechatRefund implements WechatNotified {
     }
 
     @Override
-    public String notifyUrl() {
+    String notifyUrl() {
         return notifyUrl;
     }
 
     @Override
-    public synchronized void recordNotifyAttempt() {
-        notifyAttempts++;
-    }
-
-    @Override
-    public synchronized void acknowledgeNotify() {
-        notifyAcknowledged = true;
-    }
-
-    @Override
-    public String describe() {
+    String describe() {
         return "refund " + outRefundNo;
     }
 
     synchronized WechatRefundView view() {
         return new WechatRefundView(outRefundNo, refundId, outTradeNo, transactionId, amount, total, status.name(),
-                reason, createdAt, successTime, notifyUrl != null, notifyAttempts, notifyAcknowledged);
+                reason, createdAt, successTime, notifyUrl != null, notifyAttempts(), notifyAcknowledged());
     }
 }

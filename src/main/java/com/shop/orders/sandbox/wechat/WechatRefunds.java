@@ -32,7 +32,7 @@ public class WechatRefunds {
     static final String REFUND = "refund";
     static final String REFUND_QUERY = "refundQuery";
 
-    private static final Pattern OUT_REFUND_NO = Pattern.compile("[0-9A-Za-z_\\-|*@]{1,64}");
+    static final Pattern OUT_REFUND_NO = Pattern.compile("[0-9A-Za-z_\\-|*@]{1,64}");
     /** WeChat pays refunds of balance payments back to the buyer's balance, which it names so. */
     private static final String RECEIVED_ACCOUNT = "支付用户零钱";
 
@@ -51,14 +51,8 @@ public class WechatRefunds {
     }
 
     WechatAnswer create(String rawUri, String authorization, String body) {
-        return calls.authenticated("POST", rawUri, authorization, body, () -> calls.withJson(body, request -> {
-            String invalid = invalidRefund(request);
-            if (invalid != null) {
-                return WechatAnswer.error(400, "PARAM_ERROR", invalid);
-            }
-            String outRefundNo = request.path("out_refund_no").asText();
-            return calls.faulted(REFUND, outRefundNo, () -> refunded(request, outRefundNo));
-        }));
+        return calls.posted(REFUND, rawUri, authorization, body, WechatRefunds::invalidRefund, "out_refund_no",
+                this::refunded);
     }
 
     WechatAnswer query(String rawUri, String authorization, String outRefundNo) {
@@ -82,15 +76,32 @@ public class WechatRefunds {
             return WechatAnswer.error(400, "PARAM_ERROR", "amount.total与原订单金额不一致");
         }
         try {
-            WechatTrades.Refunding refunding = trades.refund(trade.get(), outRefundNo, amount.path("refund").asInt(),
-                    request.path("reason").asText(null), request.path("notify_url").asText(null), Instant.now());
-            if (refunding.made()) {
-                settle(refunding.refund(), config.refundDelay());
-            }
-            return WechatAnswer.ok(refund(refunding.refund().view()));
+            return WechatAnswer.ok(refund(refund(trade.get(), outRefundNo, amount.path("refund").asInt(),
+                    request.path("reason").asText(null), request.path("notify_url").asText(null)).view()));
         } catch (WechatRejected rejected) {
             return rejected.answer();
         }
+    }
+
+    /**
+     * A refund made at WeChat's merchant console, by the same rules as the API's; the order service never asked for
+     * it and hears of it only by querying. Empty for an unknown trade; throws {@link WechatRejected} with WeChat's
+     * reason.
+     */
+    Optional<WechatTradeView> byMerchant(String outTradeNo, int amount, String outRefundNo) {
+        return trades.find(outTradeNo).map(trade -> {
+            refund(trade, outRefundNo, amount, "商户平台退款", null);
+            return trade.view();
+        });
+    }
+
+    /** The refund under the number, made now (and settled after the delay) or before. */
+    private WechatRefund refund(WechatTrade trade, String outRefundNo, int amount, String reason, String notifyUrl) {
+        WechatTrades.Refunding refunding = trades.refund(trade, outRefundNo, amount, reason, notifyUrl, Instant.now());
+        if (refunding.made()) {
+            settle(refunding.refund(), config.refundDelay());
+        }
+        return refunding.refund();
     }
 
     /** The trade a refund names; transaction_id wins, and both given must agree. */

@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * "转入退款"), at most 50 refunds and never more than was paid. Synchronized: buyers, the gateway and the notifier
  * act on it from different threads.
  */
-final class WechatTrade implements WechatNotified {
+final class WechatTrade extends WechatNotified {
 
     static final String OPENID = "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o";
     /** WeChat's limit of partial refunds per trade. */
@@ -34,8 +34,6 @@ final class WechatTrade implements WechatNotified {
     private State state = State.NOTPAY;
     private String transactionId;
     private Instant successTime;
-    private int notifyAttempts;
-    private boolean notifyAcknowledged;
     private final List<WechatRefund> refunds = new ArrayList<>();
 
     WechatTrade(String outTradeNo, String description, int total, String notifyUrl, Instant createdAt,
@@ -123,28 +121,18 @@ final class WechatTrade implements WechatNotified {
     }
 
     @Override
-    public String notifyUrl() {
+    String notifyUrl() {
         return notifyUrl;
     }
 
     @Override
-    public synchronized void recordNotifyAttempt() {
-        notifyAttempts++;
-    }
-
-    @Override
-    public synchronized void acknowledgeNotify() {
-        notifyAcknowledged = true;
-    }
-
-    @Override
-    public String describe() {
+    String describe() {
         return "trade " + outTradeNo;
     }
 
     synchronized WechatTradeView view() {
         return new WechatTradeView(outTradeNo, description, total, state.name(), codeUrl, expiresAt, transactionId,
-                successTime, notifyAttempts, notifyAcknowledged, refunded(),
+                successTime, notifyAttempts(), notifyAcknowledged(), refunded(),
                 refunds.stream().map(WechatRefund::view).toList());
     }
 }

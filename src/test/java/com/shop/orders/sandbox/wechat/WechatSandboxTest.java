@@ -218,9 +218,75 @@ class WechatSandboxTest {
         given().contentType(ContentType.JSON).body(Map.of("latency", "5s", "methods",
                 Map.of("reverse", Map.of("httpStatus", 500)))).put("/sandbox/wechat/faults").then()
                 .statusCode(400).body("error", containsString("unknown method reverse"));
+        // As in the Alipay sandbox: a held answer always comes after the effect.
+        given().contentType(ContentType.JSON).body(Map.of("methods", Map.of("close", Map.of("noAnswerFor", "5s",
+                "afterEffect", true)))).put("/sandbox/wechat/faults").then().statusCode(400)
+                .body("error", containsString("after the effect"));
         given().get("/sandbox/wechat/faults").then().statusCode(200).body("latency", equalTo("PT0S"))
                 .body("methods.query.times", equalTo(2));
         given().delete("/sandbox/wechat/faults").then().statusCode(200).body("dropNotifies", equalTo(false));
-        given().get("/sandbox/wechat/").then().statusCode(200).body(containsString("WeChat Pay sandbox"));
+    }
+
+    @Test
+    void aFaultForAnyApiOrForOneTradeAsInTheAlipaySandbox() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String one = outTradeNo();
+        String other = outTradeNo();
+        wechat.prepay(prepay(one, 100, "https://shop.example/notify"));
+        wechat.prepay(prepay(other, 100, "https://shop.example/notify"));
+        faults.armFor(one, WechatGateway.QUERY, new WechatFaults.Fault(503, "SERVICE_UNAVAILABLE", "x", null, false), 1);
+        assertEquals(503, assertThrows(ServiceException.class, () -> query(wechat, one)).getHttpStatusCode());
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, other).getTradeState());
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, one).getTradeState());
+
+        given().contentType(ContentType.JSON).body(Map.of("methods", Map.of("*", Map.of("httpStatus", 500, "times", 2))))
+                .put("/sandbox/wechat/faults").then().statusCode(200).body("methods.'*'.code", equalTo("SYSTEM_ERROR"));
+        assertEquals("SYSTEM_ERROR", assertThrows(ServiceException.class, () -> wechat.closeOrder(close(one)))
+                .getErrorCode());
+        assertEquals("SYSTEM_ERROR", assertThrows(ServiceException.class, () -> query(wechat, other))
+                .getErrorCode());
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, one).getTradeState());
+    }
+
+    @Test
+    void thePagesLinkEachOtherAndTheBuyerPastesACode() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String no = outTradeNo();
+        String codeUrl = wechat.prepay(prepay(no, 990, "https://shop.example/notify")).getCodeUrl();
+        given().get("/sandbox/wechat").then().statusCode(200).body(containsString("WeChat Pay sandbox"))
+                .body(containsString("href=\"/sandbox/alipay\">Alipay trades"))
+                .body(containsString("<input id=\"code\"")).body(containsString(no))
+                .body(containsString(keys.platformCertificateSerial()));
+        given().get("/sandbox/alipay").then().statusCode(200)
+                .body(containsString("href=\"/sandbox/wechat\">WeChat Pay trades"));
+        // WeChat's own name for the code is taken too.
+        given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl)).post("/sandbox/wechat/buyer/scan")
+                .then().statusCode(200).body("tradeState", equalTo("NOTPAY"));
+        given().contentType(ContentType.JSON).body(Map.of()).post("/sandbox/wechat/buyer/pay").then().statusCode(400)
+                .body("error", equalTo("qrCode is required"));
+        buyer("pay", "weixin://wxpay/bizpayurl?pr=unknown").statusCode(404);
+    }
+
+    @Test
+    void theMerchantRefundsAtItsConsole() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String no = outTradeNo();
+        buyer("pay", wechat.prepay(prepay(no, 1000, "https://shop.example/notify")).getCodeUrl()).statusCode(200);
+        merchantRefund(no, 400, "M1").statusCode(200).body("refunded", equalTo(400))
+                .body("tradeState", equalTo("REFUND")).body("refunds[0].outRefundNo", equalTo("M1"));
+        merchantRefund(no, 400, "M1").statusCode(200).body("refunded", equalTo(400));
+        merchantRefund(no, 601, "M2").statusCode(409).body("error", containsString("可退金额"));
+        merchantRefund(outTradeNo(), 1, "M3").statusCode(404);
+        merchantRefund(no, 0, "M4").statusCode(400);
+        assertEquals(Transaction.TradeStateEnum.REFUND, query(wechat, no).getTradeState());
+    }
+
+    private static io.restassured.response.ValidatableResponse merchantRefund(String outTradeNo, int fen,
+            String outRefundNo) {
+        return given().contentType(ContentType.JSON).body(Map.of("outTradeNo", outTradeNo, "amount", fen,
+                "outRefundNo", outRefundNo)).post("/sandbox/wechat/merchant/refund").then();
     }
 }
