@@ -1,6 +1,5 @@
 package com.shop.orders.sandbox;
 
-import io.quarkus.runtime.configuration.DurationConverter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -41,7 +40,7 @@ public record FaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, Str
                 return MethodFault.httpStatus(httpStatus);
             }
             if (noAnswerFor != null) {
-                return MethodFault.noAnswerFor(duration(noAnswerFor));
+                return MethodFault.noAnswerFor(FaultDurations.parse(noAnswerFor));
             }
             return MethodFault.alipayError(code != null ? code : "40004", msg != null ? msg : "Business Failed",
                     subCode, subMsg != null ? subMsg : subCode);
@@ -58,8 +57,8 @@ public record FaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, Str
 
     /** Validates everything first, so a bad body changes nothing. */
     void applyTo(SandboxFaults faults) {
-        Duration newNotifyDelay = notifyDelay == null ? null : duration(notifyDelay);
-        Duration newLatency = latency == null ? null : duration(latency);
+        Duration newNotifyDelay = notifyDelay == null ? null : FaultDurations.parse(notifyDelay);
+        Duration newLatency = latency == null ? null : FaultDurations.parse(latency);
         SandboxFaults.AlipayCertificate certificate = alipayCertificate == null ? null : certificate(alipayCertificate);
         BillFaults billFaults = bill == null ? null : bill.validated();
         Map<String, MethodFault> armed = new LinkedHashMap<>();
@@ -118,19 +117,5 @@ public record FaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, Str
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("alipayCertificate is one of issued, reissued, foreign: " + name);
         }
-    }
-
-    /** A fault knob's duration, read like config ("1500ms", "5s", "PT5S"); the WeChat sandbox's knobs too. */
-    public static Duration duration(String text) {
-        Duration duration;
-        try {
-            duration = DurationConverter.parseDuration(text.trim());
-        } catch (RuntimeException e) {
-            duration = null;
-        }
-        if (duration == null || duration.isNegative()) {
-            throw new IllegalArgumentException("not a duration like 500ms, 5s or PT5S: " + text);
-        }
-        return duration;
     }
 }

@@ -115,7 +115,7 @@ final class SandboxCertificates {
 
     private synchronized Map.Entry<KeyPair, X509Certificate> foreign() {
         if (foreignAlipay == null) {
-            foreignKeys = SandboxKeys.newRsaPair();
+            foreignKeys = KeyPairs.newRsaPair();
             foreignAlipay = CertificateIssuer.newAuthority("CN=Unknown CA,O=Nobody,C=CN")
                     .issue(foreignKeys.getPublic(), "CN=Sandbox Alipay,OU=Alipay Open Platform,O=Sandbox Alipay,C=CN");
         }

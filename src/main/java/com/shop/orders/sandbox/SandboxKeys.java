@@ -4,8 +4,6 @@ import com.shop.orders.payment.alipay.AlipayKeys;
 import io.quarkus.arc.profile.IfBuildProfile;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
 import java.util.Base64;
 
@@ -24,8 +22,8 @@ public class SandboxKeys implements AlipayKeys {
     private final SandboxCertificates certificates;
 
     public SandboxKeys() {
-        this.merchant = newRsaPair();
-        this.alipay = newRsaPair();
+        this.merchant = KeyPairs.newRsaPair();
+        this.alipay = KeyPairs.newRsaPair();
         this.certificates = new SandboxCertificates(merchant.getPublic(), alipay);
     }
 
@@ -75,17 +73,6 @@ public class SandboxKeys implements AlipayKeys {
 
     PublicKey merchantVerificationKey() {
         return merchant.getPublic();
-    }
-
-    /** A fresh RSA-2048 pair: every key either sandbox makes. */
-    public static KeyPair newRsaPair() {
-        try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048);
-            return generator.generateKeyPair();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("RSA is mandatory in every JDK", e);
-        }
     }
 
     private static String base64(byte[] encoded) {

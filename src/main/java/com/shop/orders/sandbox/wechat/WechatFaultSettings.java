@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import com.shop.orders.sandbox.FaultSettings;
+import com.shop.orders.sandbox.FaultDurations;
 
 /**
  * The JSON form of the WeChat sandbox's fault knobs, shaped as the Alipay sandbox's where a knob applies to both. On
@@ -50,7 +50,7 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
             if (times != null && times < 1) {
                 throw new IllegalArgumentException("times must be at least 1");
             }
-            Duration held = noAnswerFor == null ? null : FaultSettings.duration(noAnswerFor);
+            Duration held = noAnswerFor == null ? null : FaultDurations.parse(noAnswerFor);
             String errorCode = httpStatus == null ? null : code != null ? code : defaultCode(httpStatus);
             return new WechatFaults.Fault(httpStatus, errorCode, httpStatus == null ? null
                     : message != null ? message : errorCode, held, Boolean.TRUE.equals(afterEffect));
@@ -86,9 +86,9 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
 
     /** Validates everything first, so a bad body changes nothing. */
     void applyTo(WechatFaults faults) {
-        Duration newNotifyDelay = notifyDelay == null ? null : FaultSettings.duration(notifyDelay);
-        Duration newLatency = latency == null ? null : FaultSettings.duration(latency);
-        Duration newSkew = timestampSkew == null ? null : FaultSettings.duration(timestampSkew);
+        Duration newNotifyDelay = notifyDelay == null ? null : FaultDurations.parse(notifyDelay);
+        Duration newLatency = latency == null ? null : FaultDurations.parse(latency);
+        Duration newSkew = timestampSkew == null ? null : FaultDurations.parse(timestampSkew);
         Boolean noCertificates = certificates == null ? null : certificatesNotFound(certificates);
         WechatSandboxConfig.SignedWith signing = notifiesSignedWith == null ? null : signedWith(notifiesSignedWith);
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();

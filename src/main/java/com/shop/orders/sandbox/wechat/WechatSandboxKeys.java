@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.shop.orders.sandbox.CertificateIssuer;
-import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.sandbox.KeyPairs;
 
 import io.quarkus.arc.profile.IfBuildProfile;
 
@@ -26,8 +26,8 @@ import io.quarkus.arc.profile.IfBuildProfile;
 @IfBuildProfile(anyOf = {"dev", "test"})
 public class WechatSandboxKeys {
 
-    private final KeyPair merchant = SandboxKeys.newRsaPair();
-    private final KeyPair platform = SandboxKeys.newRsaPair();
+    private final KeyPair merchant = KeyPairs.newRsaPair();
+    private final KeyPair platform = KeyPairs.newRsaPair();
     private final String merchantSerial = HexFormat.of().withUpperCase().formatHex(randomBytes(20));
     private final String publicKeyId = "PUB_KEY_ID_" + HexFormat.of().withUpperCase().formatHex(randomBytes(16));
     private final String apiV3Key = WechatSigning.nonce(32);

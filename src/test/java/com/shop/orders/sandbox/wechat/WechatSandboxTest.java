@@ -24,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.sandbox.KeyPairs;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.core.exception.ValidationException;
@@ -134,7 +134,7 @@ class WechatSandboxTest {
     @Test
     void requestsNotSignedByTheMerchantAndBadParametersAreRefused() {
         RSAPublicKeyConfig stranger = new RSAPublicKeyConfig.Builder().merchantId(config.mchid())
-                .privateKey(SandboxKeys.newRsaPair().getPrivate()).merchantSerialNumber(keys.merchantSerial())
+                .privateKey(KeyPairs.newRsaPair().getPrivate()).merchantSerialNumber(keys.merchantSerial())
                 .publicKey(keys.platformPublicKeyPem()).publicKeyId(keys.publicKeyId()).apiV3Key(keys.apiV3Key())
                 .build();
         String no = outTradeNo();
