@@ -71,18 +71,7 @@ public record FaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, Str
                 armed.put(method, settings == null ? null : settings.toFault());
             });
         }
-        if (dropNotifies != null) {
-            faults.dropNotifies(dropNotifies);
-        }
-        if (duplicateNotifies != null) {
-            faults.duplicateNotifies(duplicateNotifies);
-        }
-        if (newNotifyDelay != null) {
-            faults.delayNotifies(newNotifyDelay);
-        }
-        if (newLatency != null) {
-            faults.latency(newLatency);
-        }
+        faults.change(dropNotifies, duplicateNotifies, newNotifyDelay, newLatency);
         if (certificate != null) {
             faults.alipayCertificate(certificate);
         }

@@ -1,5 +1,6 @@
 package com.shop.orders.sandbox.alipay;
 
+import com.shop.orders.sandbox.SharedFaultKnobs;
 import io.quarkus.arc.profile.IfBuildProfile;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Knobs that make the sandbox misbehave the ways Alipay can; all off until set, {@link #reset()} turns them off. */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
-public class SandboxFaults {
+public class SandboxFaults implements SharedFaultKnobs {
 
     /** Method name that makes a fault apply to every gateway method without one of its own. */
     public static final String ANY_METHOD = "*";

@@ -101,18 +101,7 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
                 armed.put(method, settings == null ? null : settings.toFault());
             });
         }
-        if (dropNotifies != null) {
-            faults.dropNotifies(dropNotifies);
-        }
-        if (duplicateNotifies != null) {
-            faults.duplicateNotifies(duplicateNotifies);
-        }
-        if (newNotifyDelay != null) {
-            faults.delayNotifies(newNotifyDelay);
-        }
-        if (newLatency != null) {
-            faults.latency(newLatency);
-        }
+        faults.change(dropNotifies, duplicateNotifies, newNotifyDelay, newLatency);
         if (newSkew != null) {
             faults.skewTimestamps(newSkew);
         }

@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.shop.orders.sandbox.SharedFaultKnobs;
+
 import io.quarkus.arc.profile.IfBuildProfile;
 
 /**
@@ -19,7 +21,7 @@ import io.quarkus.arc.profile.IfBuildProfile;
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
-public class WechatFaults {
+public class WechatFaults implements SharedFaultKnobs {
 
     /** API name that makes a fault apply to every API without one of its own, as in the Alipay sandbox. */
     public static final String ANY_METHOD = "*";
