@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.shop.orders.payment.wechat.WechatKeys;
 import com.shop.orders.sandbox.SandboxKeys;
 
 import io.quarkus.arc.profile.IfBuildProfile;
@@ -16,11 +17,12 @@ import io.quarkus.arc.profile.IfBuildProfile;
 /**
  * Fresh keys for every start of a dev or test build: the merchant's RSA-2048 pair with its certificate serial (the
  * merchant signs requests with the private half), WeChat Pay's platform pair with its public-key ID (answers and
- * notifies are signed with it), and the APIv3 key notifies are encrypted with.
+ * notifies are signed with it), and the APIv3 key notifies are encrypted with. The service's WeChat channel uses the
+ * same ones ({@link WechatKeys}: this bean wins over the configured keys in dev and test).
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
-public class WechatSandboxKeys {
+public class WechatSandboxKeys implements WechatKeys {
 
     private final KeyPair merchant = SandboxKeys.newRsaPair();
     private final KeyPair platform = SandboxKeys.newRsaPair();
@@ -33,6 +35,7 @@ public class WechatSandboxKeys {
     }
 
     /** PKCS#8 PEM: what a merchant's configuration holds (apiclient_key.pem). */
+    @Override
     public String merchantPrivateKeyPem() {
         return pem("PRIVATE KEY", merchant.getPrivate().getEncoded());
     }
@@ -42,6 +45,7 @@ public class WechatSandboxKeys {
     }
 
     /** The serial of the merchant's API certificate, named in every request's Authorization. */
+    @Override
     public String merchantSerial() {
         return merchantSerial;
     }
@@ -55,14 +59,17 @@ public class WechatSandboxKeys {
     }
 
     /** X.509 PEM: the WeChat Pay public key a merchant downloads from its console (pub_key.pem). */
+    @Override
     public String platformPublicKeyPem() {
         return pem("PUBLIC KEY", platform.getPublic().getEncoded());
     }
 
+    @Override
     public String publicKeyId() {
         return publicKeyId;
     }
 
+    @Override
     public String apiV3Key() {
         return apiV3Key;
     }
