@@ -156,8 +156,14 @@ class WechatNotifyTest {
     }
 
     static String transaction(String mchid, String appid, String outTradeNo, String tradeState, int fen) {
+        return transaction(mchid, appid, outTradeNo, "4200001234202606011234567890", tradeState, fen);
+    }
+
+    /** A transaction as WeChat's notify resource and query answer carry it. */
+    static String transaction(String mchid, String appid, String outTradeNo, String transactionId, String tradeState,
+            int fen) {
         return "{\"appid\":\"" + appid + "\",\"mchid\":\"" + mchid + "\",\"out_trade_no\":\"" + outTradeNo
-                + "\",\"transaction_id\":\"4200001234202606011234567890\",\"trade_type\":\"NATIVE\",\"trade_state\":\""
+                + "\",\"transaction_id\":\"" + transactionId + "\",\"trade_type\":\"NATIVE\",\"trade_state\":\""
                 + tradeState + "\",\"trade_state_desc\":\"支付成功\",\"bank_type\":\"OTHERS\",\"attach\":\"\","
                 + "\"success_time\":\"2026-06-01T16:03:05+08:00\",\"payer\":{\"openid\":\"oUpF8uMuAJO_M2pxb1Q9zNjWeS6o\"},"
                 + "\"amount\":{\"total\":" + fen + ",\"payer_total\":" + fen + ",\"currency\":\"CNY\","
