@@ -24,12 +24,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.ops.Monitoring;
-import com.shop.orders.sandbox.BillFaults;
-import com.shop.orders.sandbox.BuyerActionRefused;
-import com.shop.orders.sandbox.MethodFault;
-import com.shop.orders.sandbox.SandboxFaults;
-import com.shop.orders.sandbox.SandboxServer;
-import com.shop.orders.sandbox.SandboxTradeStatus;
+import com.shop.orders.sandbox.alipay.BillFaults;
+import com.shop.orders.sandbox.alipay.BuyerActionRefused;
+import com.shop.orders.sandbox.alipay.MethodFault;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
+import com.shop.orders.sandbox.alipay.SandboxServer;
+import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.Members;

@@ -65,7 +65,7 @@ public final class CertificateIssuer {
      * so that the certificates and the check count from the same instant.
      */
     public static CertificateIssuer newAuthority(String distinguishedName, Instant now) {
-        return new CertificateIssuer(SandboxKeys.newRsaPair(), distinguishedName, now.minus(Duration.ofDays(1)),
+        return new CertificateIssuer(KeyPairs.newRsaPair(), distinguishedName, now.minus(Duration.ofDays(1)),
                 now.plus(Duration.ofDays(3650)));
     }
 
@@ -135,6 +135,6 @@ public final class CertificateIssuer {
 
     /** A fresh key pair with nothing issued for it yet, for callers that need one beside an issuer. */
     public static KeyPair newKeyPair() {
-        return SandboxKeys.newRsaPair();
+        return KeyPairs.newRsaPair();
     }
 }

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
 import com.shop.orders.harness.ServiceStack;
-import com.shop.orders.sandbox.SandboxServer;
+import com.shop.orders.sandbox.alipay.SandboxServer;
 
 /**
  * Alipay's payment notify for an order, form-encoded and signed with the sandbox's Alipay key the way the sandbox's

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import com.shop.orders.testsupport.Timings;
-import com.shop.orders.sandbox.TradeSnapshot;
+import com.shop.orders.sandbox.alipay.TradeSnapshot;
 import com.shop.orders.testsupport.Pause;
 
 /**

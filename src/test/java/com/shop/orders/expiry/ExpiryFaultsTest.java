@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 
 import com.shop.orders.closing.OrderCloser;
 import com.shop.orders.rocketmq.RocketMqConfig;
-import com.shop.orders.sandbox.MethodFault;
-import com.shop.orders.sandbox.SandboxFaults;
-import com.shop.orders.sandbox.SandboxTrades;
+import com.shop.orders.sandbox.alipay.MethodFault;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
+import com.shop.orders.sandbox.alipay.SandboxTrades;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.OnVertx;
 import com.shop.orders.testsupport.TestDb;

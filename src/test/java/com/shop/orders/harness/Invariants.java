@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import com.shop.orders.sandbox.SandboxTradeStatus;
-import com.shop.orders.sandbox.TradeSnapshot;
+import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
+import com.shop.orders.sandbox.alipay.TradeSnapshot;
 import com.shop.orders.testsupport.AllowanceInvariant;
 import com.shop.orders.testsupport.PaidEvents;
 

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.shop.orders.sandbox.BuyerActionRefused;
+import com.shop.orders.sandbox.alipay.BuyerActionRefused;
 import com.shop.orders.testsupport.Pause;
 
 /**

@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 
-import com.shop.orders.sandbox.BuyerActionRefused;
-import com.shop.orders.sandbox.RefundSnapshot;
-import com.shop.orders.sandbox.TradeSnapshot;
+import com.shop.orders.sandbox.alipay.BuyerActionRefused;
+import com.shop.orders.sandbox.alipay.RefundSnapshot;
+import com.shop.orders.sandbox.alipay.TradeSnapshot;
 import com.shop.orders.testsupport.Pause;
 
 /**

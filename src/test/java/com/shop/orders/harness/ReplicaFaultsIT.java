@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import com.shop.orders.sandbox.MethodFault;
-import com.shop.orders.sandbox.SandboxFaults;
+import com.shop.orders.sandbox.alipay.MethodFault;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.PaidEvents;
 import com.shop.orders.testsupport.Pause;

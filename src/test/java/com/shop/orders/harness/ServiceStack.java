@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.shop.orders.sandbox.SandboxServer;
+import com.shop.orders.sandbox.alipay.SandboxServer;
 import com.shop.orders.testsupport.LocalRedis;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.MemberTokens;

@@ -33,10 +33,10 @@ import com.google.zxing.DecodeHintType;
 import com.google.zxing.client.j2se.BufferedImageLuminanceSource;
 import com.google.zxing.common.HybridBinarizer;
 import com.google.zxing.qrcode.QRCodeReader;
-import com.shop.orders.sandbox.MethodFault;
-import com.shop.orders.sandbox.SandboxFaults;
-import com.shop.orders.sandbox.SandboxTradeStatus;
-import com.shop.orders.sandbox.SandboxTrades;
+import com.shop.orders.sandbox.alipay.MethodFault;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
+import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
+import com.shop.orders.sandbox.alipay.SandboxTrades;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.TestDb;
 

@@ -31,11 +31,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.sandbox.BillFaults;
-import com.shop.orders.sandbox.MethodFault;
-import com.shop.orders.sandbox.SandboxFaults;
-import com.shop.orders.sandbox.SandboxMerchant;
-import com.shop.orders.sandbox.SandboxTrades;
+import com.shop.orders.sandbox.alipay.BillFaults;
+import com.shop.orders.sandbox.alipay.MethodFault;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
+import com.shop.orders.sandbox.alipay.SandboxMerchant;
+import com.shop.orders.sandbox.alipay.SandboxTrades;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.Metrics;

@@ -29,9 +29,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.sandbox.MethodFault;
-import com.shop.orders.sandbox.SandboxFaults;
-import com.shop.orders.sandbox.SandboxTrades;
+import com.shop.orders.sandbox.alipay.MethodFault;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
+import com.shop.orders.sandbox.alipay.SandboxTrades;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.TestDb;

@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import com.shop.orders.payment.alipay.SignMode;
-import com.shop.orders.sandbox.SandboxServer;
+import com.shop.orders.sandbox.alipay.SandboxServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 

@@ -16,8 +16,9 @@ import io.quarkus.arc.profile.IfBuildProfile;
 import io.smallrye.common.annotation.NonBlocking;
 
 /**
- * The buyer's side, as the Alipay sandbox's: {"codeUrl": "weixin://wxpay/bizpayurl?pr=…"} in; 200 with the trade,
- * 404 for an unknown code, 409 with the reason when the wallet refuses to scan or pay it.
+ * The buyer's side, as the Alipay sandbox's: {"qrCode": "weixin://wxpay/bizpayurl?pr=…"} in (the name the service's
+ * payment answer and the Alipay sandbox use; "codeUrl", WeChat's own, is taken too); 200 with the trade, 404 for an
+ * unknown code, 409 with the reason when the wallet refuses to scan or pay it.
  */
 @Path(WechatGateway.PATH_PREFIX + "/buyer")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -25,7 +26,11 @@ import io.smallrye.common.annotation.NonBlocking;
 @IfBuildProfile(anyOf = {"dev", "test"})
 public class WechatBuyerResource {
 
-    public record CodeUrlRequest(String codeUrl) {
+    public record CodeUrlRequest(String qrCode, String codeUrl) {
+
+        String code() {
+            return qrCode != null ? qrCode : codeUrl;
+        }
     }
 
     private final WechatTrades trades;
@@ -54,10 +59,10 @@ public class WechatBuyerResource {
     }
 
     private Response act(CodeUrlRequest request, BiConsumer<WechatTrade, Instant> action) {
-        if (request == null || request.codeUrl() == null || request.codeUrl().isBlank()) {
-            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "codeUrl is required");
+        if (request == null || request.code() == null || request.code().isBlank()) {
+            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "qrCode is required");
         }
-        return trades.byCodeUrl(request.codeUrl().trim()).map(trade -> {
+        return trades.byCodeUrl(request.code().trim()).map(trade -> {
             try {
                 action.accept(trade, Instant.now());
                 return Response.ok(trade.view()).build();

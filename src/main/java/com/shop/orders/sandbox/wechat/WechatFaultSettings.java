@@ -2,27 +2,37 @@ package com.shop.orders.sandbox.wechat;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import com.shop.orders.sandbox.FaultSettings;
+import com.shop.orders.sandbox.FaultDurations;
 
 /**
  * The JSON form of the WeChat sandbox's fault knobs, shaped as the Alipay sandbox's where a knob applies to both. On
- * PUT only the fields present change; a method mapped to null is cleared. Example: {"dropNotifies":true,
+ * PUT only the fields present change; a method mapped to null is cleared; "*" is any API without a fault of its
+ * own. Example: {"dropNotifies":true,
  * "methods":{"query":{"httpStatus":500,"times":2}}}; a close that happens unheard:
- * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; answers WeChat's SDK refuses:
- * {"timestampSkew":"301s"} or {"wrongSerial":true}.
+ * {"methods":{"close":{"httpStatus":504,"afterEffect":true,"times":1}}}; a merchant account short of money:
+ * {"methods":{"refund":{"httpStatus":403,"code":"NOT_ENOUGH","message":"余额不足"}}}; answers WeChat's SDK refuses:
+ * {"timestampSkew":"301s"} or {"wrongSerial":true}; a merchant without platform certificates:
+ * {"certificates":"not-found"} (or "served"); notifies for a merchant verifying with the certificate:
+ * {"notifiesSignedWith":"certificate"} (or "public-key").
  */
 public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
-        String timestampSkew, Boolean wrongSerial, Map<String, Method> methods) {
+        String timestampSkew, Boolean wrongSerial, String certificates, String notifiesSignedWith,
+        Map<String, Method> methods) {
 
     /** The APIs a fault can be set on. */
-    static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE);
+    static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE,
+            WechatRefunds.REFUND, WechatRefunds.REFUND_QUERY, WechatCertificates.CERTIFICATES);
+    private static final String NOT_FOUND = "not-found";
+    private static final String SERVED = "served";
 
     /**
      * One API's fault: an HTTP status (4xx or 5xx) with WeChat's code and message (defaults by status), or an answer
-     * held back (noAnswerFor); afterEffect answers it after the call took effect; times limits it to the next calls.
+     * held back (noAnswerFor) after the call took effect; afterEffect answers the status after the call took effect;
+     * times limits it to the next calls. The same fields as the Alipay sandbox's, with WeChat's code and message.
      */
     public record Method(Integer httpStatus, String code, String message, String noAnswerFor, Boolean afterEffect,
             Integer times) {
@@ -34,13 +44,23 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
             if (httpStatus != null && (httpStatus < 400 || httpStatus > 599)) {
                 throw new IllegalArgumentException("httpStatus must be 4xx or 5xx");
             }
+            if (noAnswerFor != null && Boolean.TRUE.equals(afterEffect)) {
+                throw new IllegalArgumentException("a held-back answer always comes after the effect");
+            }
             if (times != null && times < 1) {
                 throw new IllegalArgumentException("times must be at least 1");
             }
-            Duration held = noAnswerFor == null ? null : FaultSettings.duration(noAnswerFor);
+            Duration held = noAnswerFor == null ? null : FaultDurations.parse(noAnswerFor);
             String errorCode = httpStatus == null ? null : code != null ? code : defaultCode(httpStatus);
             return new WechatFaults.Fault(httpStatus, errorCode, httpStatus == null ? null
                     : message != null ? message : errorCode, held, Boolean.TRUE.equals(afterEffect));
+        }
+
+        static Method of(WechatFaults.Armed armed) {
+            WechatFaults.Fault fault = armed.fault();
+            return new Method(fault.httpStatus(), fault.code(), fault.message(),
+                    fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString(), fault.afterEffect(),
+                    armed.remaining() < 0 ? null : armed.remaining());
         }
 
         private static String defaultCode(int status) {
@@ -57,48 +77,42 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
 
     static WechatFaultSettings of(WechatFaults faults) {
         Map<String, Method> methods = new LinkedHashMap<>();
-        faults.armed().forEach((method, fault) -> {
-            int remaining = faults.remaining(method);
-            methods.put(method, new Method(fault.httpStatus(), fault.code(), fault.message(),
-                    fault.noAnswerFor() == null ? null : fault.noAnswerFor().toString(), fault.afterEffect(),
-                    remaining < 0 ? null : remaining));
-        });
+        faults.armed().forEach((method, armed) -> methods.put(method, Method.of(armed)));
         return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
                 faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
-                faults.wrongSerial(), methods);
+                faults.wrongSerial(), faults.certificatesNotFound() ? NOT_FOUND : SERVED,
+                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), methods);
     }
 
     /** Validates everything first, so a bad body changes nothing. */
     void applyTo(WechatFaults faults) {
-        Duration newNotifyDelay = notifyDelay == null ? null : FaultSettings.duration(notifyDelay);
-        Duration newLatency = latency == null ? null : FaultSettings.duration(latency);
-        Duration newSkew = timestampSkew == null ? null : FaultSettings.duration(timestampSkew);
+        Duration newNotifyDelay = notifyDelay == null ? null : FaultDurations.parse(notifyDelay);
+        Duration newLatency = latency == null ? null : FaultDurations.parse(latency);
+        Duration newSkew = timestampSkew == null ? null : FaultDurations.parse(timestampSkew);
+        Boolean noCertificates = certificates == null ? null : certificatesNotFound(certificates);
+        WechatSandboxConfig.SignedWith signing = notifiesSignedWith == null ? null : signedWith(notifiesSignedWith);
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
-                if (!METHODS.contains(method)) {
-                    throw new IllegalArgumentException("unknown method " + method + ": one of " + METHODS);
+                if (!METHODS.contains(method) && !WechatFaults.ANY_METHOD.equals(method)) {
+                    throw new IllegalArgumentException("unknown method " + method + ": one of " + METHODS + " or "
+                            + WechatFaults.ANY_METHOD);
                 }
                 armed.put(method, settings == null ? null : settings.toFault());
             });
         }
-        if (dropNotifies != null) {
-            faults.dropNotifies(dropNotifies);
-        }
-        if (duplicateNotifies != null) {
-            faults.duplicateNotifies(duplicateNotifies);
-        }
-        if (newNotifyDelay != null) {
-            faults.delayNotifies(newNotifyDelay);
-        }
-        if (newLatency != null) {
-            faults.latency(newLatency);
-        }
+        faults.change(dropNotifies, duplicateNotifies, newNotifyDelay, newLatency);
         if (newSkew != null) {
             faults.skewTimestamps(newSkew);
         }
         if (wrongSerial != null) {
             faults.wrongSerial(wrongSerial);
+        }
+        if (noCertificates != null) {
+            faults.certificatesNotFound(noCertificates);
+        }
+        if (signing != null) {
+            faults.notifiesSignedWith(signing);
         }
         armed.forEach((method, fault) -> {
             if (fault == null) {
@@ -107,5 +121,21 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
                 faults.arm(method, fault, methods.get(method).times());
             }
         });
+    }
+
+    private static boolean certificatesNotFound(String text) {
+        return switch (text.trim()) {
+            case NOT_FOUND -> true;
+            case SERVED -> false;
+            default -> throw new IllegalArgumentException("certificates is one of served, not-found: " + text);
+        };
+    }
+
+    private static WechatSandboxConfig.SignedWith signedWith(String text) {
+        try {
+            return WechatSandboxConfig.SignedWith.valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("notifiesSignedWith is one of public-key, certificate: " + text);
+        }
     }
 }

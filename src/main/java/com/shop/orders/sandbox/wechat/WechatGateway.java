@@ -6,25 +6,18 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.jboss.logging.Logger;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.arc.profile.IfBuildProfile;
 
 /**
- * WeChat Pay's Native APIs as the sandbox answers them: prepay, query by out_trade_no and close, each after the
- * merchant's signature checked over the raw path and query (401 SIGN_ERROR otherwise), with WeChat's error codes
- * and the fault knobs applied. What it answers is signed by {@link WechatGatewayResource}; errors go unsigned, as
- * WeChat's do.
+ * WeChat Pay's Native APIs as the sandbox answers them: prepay, query by out_trade_no and close, each through
+ * {@link WechatCalls} (the merchant's signature, the fault knobs), with WeChat's error codes. What it answers is
+ * signed by {@link WechatResponses}; errors go unsigned, as WeChat's do.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -36,88 +29,52 @@ public class WechatGateway {
     /** Where the sandbox serves WeChat's paths; the merchant signed them without it. */
     static final String PATH_PREFIX = "/sandbox/wechat";
 
-    private static final Logger LOG = Logger.getLogger(WechatGateway.class);
     private static final Pattern OUT_TRADE_NO = Pattern.compile("[0-9A-Za-z_\\-|*]{6,32}");
     private static final String MCHID_MISMATCH = "mchid与请求的商户号不匹配";
     /** WeChat moves a time_expire earlier than this after the order's creation up to it. */
     private static final Duration MIN_EXPIRY = Duration.ofMinutes(1);
 
-    /** What the gateway answers: a status and a JSON body (none for 204); only 2xx answers are signed. */
-    record Answer(int status, String body) {
-
-        boolean signed() {
-            return status >= 200 && status < 300;
-        }
-
-        static Answer error(int status, String code, String message) {
-            return new Answer(status, "{\"code\":\"" + code + "\",\"message\":\"" + message.replace("\"", "'")
-                    + "\"}");
-        }
-    }
-
     private final WechatTrades trades;
-    private final WechatFaults faults;
-    private final WechatSandboxKeys keys;
+    private final WechatCalls calls;
     private final WechatSandboxConfig config;
     private final WechatNotifier notifier;
-    private final ObjectMapper json = new ObjectMapper();
 
-    public WechatGateway(WechatTrades trades, WechatFaults faults, WechatSandboxKeys keys, WechatSandboxConfig config,
-            WechatNotifier notifier) {
+    public WechatGateway(WechatTrades trades, WechatCalls calls, WechatSandboxConfig config, WechatNotifier notifier) {
         this.trades = trades;
-        this.faults = faults;
-        this.keys = keys;
+        this.calls = calls;
         this.config = config;
         this.notifier = notifier;
     }
 
-    Answer prepay(String rawUri, String authorization, String body) {
-        return authenticated("POST", rawUri, authorization, body, () -> {
-            JsonNode request;
-            try {
-                request = json.readTree(body);
-            } catch (JsonProcessingException e) {
-                return Answer.error(400, "PARAM_ERROR", "请求体不是合法的JSON");
+    WechatAnswer prepay(String rawUri, String authorization, String body) {
+        return calls.posted(PREPAY, rawUri, authorization, body, this::invalidPrepay, "out_trade_no",
+                this::prepared);
+    }
+
+    WechatAnswer query(String rawUri, String authorization, String outTradeNo, String mchid) {
+        return calls.authenticated("GET", rawUri, authorization, "", () -> {
+            if (!config.mchid().equals(mchid)) {
+                return WechatAnswer.error(400, "PARAM_ERROR", MCHID_MISMATCH);
             }
-            String invalid = invalidPrepay(request);
-            if (invalid != null) {
-                return Answer.error(400, "PARAM_ERROR", invalid);
-            }
-            String outTradeNo = request.path("out_trade_no").asText();
-            return faulted(PREPAY, outTradeNo, () -> prepared(request, outTradeNo));
+            return calls.faulted(QUERY, outTradeNo, () -> trades.find(outTradeNo)
+                    .map(trade -> WechatAnswer.ok(transaction(trade.view())))
+                    .orElseGet(() -> WechatAnswer.error(404, "ORDER_NOT_EXIST", "订单不存在")));
         });
     }
 
-    Answer query(String rawUri, String authorization, String outTradeNo, String mchid) {
-        return authenticated("GET", rawUri, authorization, "", () -> {
-            if (!config.mchid().equals(mchid)) {
-                return Answer.error(400, "PARAM_ERROR", MCHID_MISMATCH);
-            }
-            return faulted(QUERY, outTradeNo, () -> trades.find(outTradeNo)
-                    .map(trade -> new Answer(200, write(transaction(trade.view()))))
-                    .orElseGet(() -> Answer.error(404, "ORDER_NOT_EXIST", "订单不存在")));
-        });
-    }
-
-    Answer close(String rawUri, String authorization, String outTradeNo, String body) {
-        return authenticated("POST", rawUri, authorization, body, () -> {
-            String mchid;
-            try {
-                mchid = json.readTree(body).path("mchid").asText(null);
-            } catch (JsonProcessingException e) {
-                return Answer.error(400, "PARAM_ERROR", "请求体不是合法的JSON");
-            }
-            if (!config.mchid().equals(mchid)) {
-                return Answer.error(400, "PARAM_ERROR", MCHID_MISMATCH);
+    WechatAnswer close(String rawUri, String authorization, String outTradeNo, String body) {
+        return calls.authenticated("POST", rawUri, authorization, body, () -> calls.withJson(body, request -> {
+            if (!config.mchid().equals(request.path("mchid").asText(null))) {
+                return WechatAnswer.error(400, "PARAM_ERROR", MCHID_MISMATCH);
             }
             // An unknown number, or one closed before, is closed as far as WeChat is concerned: 204.
-            return faulted(CLOSE, outTradeNo, () -> trades.find(outTradeNo).map(WechatTrade::close).orElse(true)
-                    ? new Answer(204, null)
-                    : Answer.error(400, "ORDERPAID", "该订单已支付"));
-        });
+            return calls.faulted(CLOSE, outTradeNo, () -> trades.find(outTradeNo).map(WechatTrade::close).orElse(true)
+                    ? WechatAnswer.noContent()
+                    : WechatAnswer.error(400, "ORDERPAID", "该订单已支付"));
+        }));
     }
 
-    private Answer prepared(JsonNode request, String outTradeNo) {
+    private WechatAnswer prepared(JsonNode request, String outTradeNo) {
         Instant now = Instant.now();
         Instant expiresAt = now.plus(config.codeUrlValidity());
         if (request.hasNonNull("time_expire")) {
@@ -127,12 +84,12 @@ public class WechatGateway {
         WechatTrade trade = trades.prepare(outTradeNo, request.path("description").asText(),
                 request.path("amount").path("total").asInt(), request.path("notify_url").asText(), now, expiresAt);
         if (trade == null) {
-            return Answer.error(400, "INVALID_REQUEST", "商户订单号重复");
+            return WechatAnswer.error(400, "INVALID_REQUEST", "商户订单号重复");
         }
         return switch (trade.state()) {
-            case SUCCESS -> Answer.error(400, "ORDERPAID", "该订单已支付");
-            case CLOSED -> Answer.error(400, "ORDER_CLOSED", "订单已关闭");
-            case NOTPAY -> new Answer(200, write(Map.of("code_url", trade.codeUrl)));
+            case SUCCESS, REFUND -> WechatAnswer.error(400, "ORDERPAID", "该订单已支付");
+            case CLOSED -> WechatAnswer.error(400, "ORDER_CLOSED", "订单已关闭");
+            case NOTPAY -> WechatAnswer.ok(Map.of("code_url", trade.codeUrl));
         };
     }
 
@@ -171,40 +128,9 @@ public class WechatGateway {
         return null;
     }
 
-    /** The merchant's signature over the raw path and query (without the sandbox's prefix) and the body. */
-    private Answer authenticated(String method, String rawUri, String authorization, String body,
-            Supplier<Answer> call) {
-        WechatSigning.Authorization token = WechatSigning.Authorization.parse(authorization);
-        String signedUri = rawUri.startsWith(PATH_PREFIX) ? rawUri.substring(PATH_PREFIX.length()) : rawUri;
-        if (token == null || !config.mchid().equals(token.mchid()) || !keys.merchantSerial().equals(token.serialNo())
-                || !WechatSigning.verify(WechatSigning.requestMessage(method, signedUri, token.timestamp(),
-                        token.nonce(), body), token.signature(), keys.merchantPublicKey())) {
-            LOG.debugf("WeChat sandbox: %s %s refused, signature does not verify", method, signedUri);
-            return Answer.error(401, "SIGN_ERROR", "签名错误");
-        }
-        return call.get();
-    }
-
-    /** Counts the call and applies the API's fault, before or after what the call does. */
-    private Answer faulted(String method, String outTradeNo, Supplier<Answer> call) {
-        trades.called(method, outTradeNo);
-        sleep(faults.latency());
-        Optional<WechatFaults.Fault> fault = faults.take(method);
-        if (fault.isEmpty()) {
-            return call.get();
-        }
-        WechatFaults.Fault f = fault.get();
-        Answer done = f.afterEffect() ? call.get() : null;
-        if (f.noAnswerFor() != null) {
-            sleep(f.noAnswerFor());
-            return done != null ? done : call.get();
-        }
-        return Answer.error(f.httpStatus(), f.code(), f.message());
-    }
-
     /** The buyer paid: the notify starts on its schedule. */
     void paid(WechatTrade trade) {
-        notifier.paymentMade(trade, write(transaction(trade.view())));
+        notifier.paymentMade(trade, WechatAnswer.write(transaction(trade.view())));
     }
 
     /** A trade as WeChat's query and notify describe it (model Transaction). */
@@ -213,7 +139,7 @@ public class WechatGateway {
         transaction.put("appid", config.appid());
         transaction.put("mchid", config.mchid());
         transaction.put("out_trade_no", trade.outTradeNo());
-        boolean paid = "SUCCESS".equals(trade.tradeState());
+        boolean paid = trade.transactionId() != null;
         if (paid) {
             transaction.put("transaction_id", trade.transactionId());
         }
@@ -221,6 +147,7 @@ public class WechatGateway {
         transaction.put("trade_state", trade.tradeState());
         transaction.put("trade_state_desc", switch (trade.tradeState()) {
             case "SUCCESS" -> "支付成功";
+            case "REFUND" -> "转入退款";
             case "CLOSED" -> "订单已关闭";
             default -> "订单未支付";
         });
@@ -237,24 +164,5 @@ public class WechatGateway {
         }
         transaction.put("amount", amount);
         return transaction;
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        if (duration.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

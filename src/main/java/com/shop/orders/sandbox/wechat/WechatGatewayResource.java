@@ -18,52 +18,46 @@ import io.vertx.core.http.HttpServerRequest;
 /**
  * WeChat Pay's API host, under /sandbox/wechat: the merchant's client (the official SDK, its host rewritten to this
  * one in dev and test) calls the same paths as at api.mch.weixin.qq.com. Every 2xx answer is signed, a 204's empty
- * body included ({@link WechatSignedHeaders}); blocking (latency knobs), so on worker threads.
+ * body included, under what the request's Wechatpay-Serial names ({@link WechatResponses}); blocking (latency
+ * knobs), so on worker threads.
  */
 @Path(WechatGateway.PATH_PREFIX + "/v3/pay/transactions")
 @Consumes(MediaType.WILDCARD)
 @IfBuildProfile(anyOf = {"dev", "test"})
 public class WechatGatewayResource {
 
-    private final WechatGateway gateway;
-    private final WechatSignedHeaders signed;
+    /** The serial of the key the merchant verifies answers with, which the SDK sends since 0.2.15. */
+    static final String SERIAL = "Wechatpay-Serial";
 
-    public WechatGatewayResource(WechatGateway gateway, WechatSignedHeaders signed) {
+    private final WechatGateway gateway;
+    private final WechatResponses responses;
+
+    public WechatGatewayResource(WechatGateway gateway, WechatResponses responses) {
         this.gateway = gateway;
-        this.signed = signed;
+        this.responses = responses;
     }
 
     @POST
     @Path("/native")
-    public Response prepay(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, String body,
-            @Context HttpServerRequest request) {
-        return answer(gateway.prepay(request.uri(), authorization, body == null ? "" : body));
+    public Response prepay(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+            @HeaderParam(SERIAL) String serial, String body, @Context HttpServerRequest request) {
+        return responses.answer(gateway.prepay(request.uri(), authorization, body == null ? "" : body), serial);
     }
 
     @GET
     @Path("/out-trade-no/{outTradeNo}")
     public Response query(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-            @PathParam("outTradeNo") String outTradeNo, @QueryParam("mchid") String mchid,
-            @Context HttpServerRequest request) {
-        return answer(gateway.query(request.uri(), authorization, outTradeNo, mchid));
+            @HeaderParam(SERIAL) String serial, @PathParam("outTradeNo") String outTradeNo,
+            @QueryParam("mchid") String mchid, @Context HttpServerRequest request) {
+        return responses.answer(gateway.query(request.uri(), authorization, outTradeNo, mchid), serial);
     }
 
     @POST
     @Path("/out-trade-no/{outTradeNo}/close")
     public Response close(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-            @PathParam("outTradeNo") String outTradeNo, String body, @Context HttpServerRequest request) {
-        return answer(gateway.close(request.uri(), authorization, outTradeNo, body == null ? "" : body));
-    }
-
-    private Response answer(WechatGateway.Answer answer) {
-        Response.ResponseBuilder response = Response.status(answer.status())
-                .header("Request-ID", "08" + WechatSigning.nonce(30));
-        if (answer.body() != null) {
-            response.entity(answer.body()).type("application/json; charset=utf-8");
-        }
-        if (answer.signed()) {
-            signed.of(answer.body()).forEach(response::header);
-        }
-        return response.build();
+            @HeaderParam(SERIAL) String serial, @PathParam("outTradeNo") String outTradeNo, String body,
+            @Context HttpServerRequest request) {
+        return responses.answer(gateway.close(request.uri(), authorization, outTradeNo, body == null ? "" : body),
+                serial);
     }
 }

@@ -7,7 +7,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,10 +27,11 @@ import org.jboss.logging.Logger;
 import io.quarkus.arc.profile.IfBuildProfile;
 
 /**
- * WeChat Pay's payment notify: a JSON POST to the trade's notify_url whose resource is the transaction encrypted
- * with the merchant's APIv3 key, signed with the platform key in the Wechatpay-* headers, repeated on the schedule
- * until the merchant answers 2xx (WeChat reads the status, not the body); sent twice per attempt when the knob says
- * so, as WeChat sometimes does. Nothing here blocks a caller: sends are asynchronous and waits are timers.
+ * WeChat Pay's notifies of a payment and of a refund: a JSON POST to the notify_url whose resource (the transaction,
+ * the refund) is encrypted with the merchant's APIv3 key, signed with the platform key in the Wechatpay-* headers,
+ * repeated on the schedule until the merchant answers 2xx (WeChat reads the status, not the body); sent twice per
+ * attempt when the knob says so, as WeChat sometimes does. Nothing here blocks a caller: sends are asynchronous and
+ * waits are timers.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -58,8 +63,16 @@ public class WechatNotifier {
 
     /** Starts delivering the notify of a trade that was just paid; {@code transaction} is its decrypted resource. */
     void paymentMade(WechatTrade trade, String transaction) {
-        String body = envelope(transaction);
-        schedule(() -> attempt(trade, body, 0), faults.notifyDelay());
+        start(trade, envelope("TRANSACTION.SUCCESS", "支付成功", "transaction", transaction));
+    }
+
+    /** Starts delivering the notify of a refund that just succeeded; {@code refund} is its decrypted resource. */
+    void refundSucceeded(WechatRefund refund, String resource) {
+        start(refund, envelope("REFUND.SUCCESS", "退款成功", "refund", resource));
+    }
+
+    private void start(WechatNotified subject, String body) {
+        schedule(() -> attempt(subject, body, 0), faults.notifyDelay());
     }
 
     @PreDestroy
@@ -68,53 +81,64 @@ public class WechatNotifier {
         httpCallbacks.shutdownNow();
     }
 
-    private void attempt(WechatTrade trade, String body, int retriesDone) {
+    private void attempt(WechatNotified subject, String body, int retriesDone) {
         if (faults.notifiesDropped()) {
             return;
         }
         URI target;
         try {
-            target = URI.create(trade.notifyUrl);
+            target = URI.create(subject.notifyUrl());
         } catch (IllegalArgumentException e) {
-            LOG.warnf("WeChat notify of %s not sent: notify_url %s is no URL", trade.outTradeNo, trade.notifyUrl);
+            LOG.warnf("WeChat notify of %s not sent: notify_url %s is no URL", subject.describe(), subject.notifyUrl());
             return;
         }
         if (faults.notifiesDuplicated()) {
-            send(trade, target, body);
+            send(subject, target, body);
         }
-        send(trade, target, body).whenComplete((response, failure) -> {
+        send(subject, target, body).whenComplete((response, failure) -> {
             if (failure == null && response.statusCode() / 100 == 2) {
-                trade.acknowledgeNotify();
+                subject.acknowledgeNotify();
                 return;
             }
-            LOG.debugf("WeChat notify of %s not acknowledged (%s)", trade.outTradeNo,
+            LOG.debugf("WeChat notify of %s not acknowledged (%s)", subject.describe(),
                     failure != null ? failure.toString() : response.statusCode() + " " + response.body());
             if (retriesDone < retrySchedule.size()) {
-                schedule(() -> attempt(trade, body, retriesDone + 1), retrySchedule.get(retriesDone));
+                schedule(() -> attempt(subject, body, retriesDone + 1), retrySchedule.get(retriesDone));
             }
         });
     }
 
-    private java.util.concurrent.CompletableFuture<HttpResponse<String>> send(WechatTrade trade, URI target,
-            String body) {
+    private CompletableFuture<HttpResponse<String>> send(WechatNotified subject, URI target, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(target)
                 .timeout(attemptTimeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-        signed.of(body).forEach(request::header);
-        trade.recordNotifyAttempt();
+        signed.notify(body).forEach(request::header);
+        subject.recordNotifyAttempt();
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
-    /** The notify's envelope, the transaction encrypted inside it (a fresh nonce per notify, as WeChat's). */
-    private String envelope(String transaction) {
+    /**
+     * The notify's envelope with its resource encrypted inside (a fresh nonce per notify, as WeChat's); the
+     * associated data is the resource's type, as in WeChat's.
+     */
+    private String envelope(String eventType, String summary, String originalType, String resource) {
         String resourceNonce = WechatSigning.nonce(12);
-        String ciphertext = WechatSigning.encrypt(keys.apiV3Key(), "transaction", resourceNonce, transaction);
-        return "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"create_time\":\"" + WechatTime.format(Instant.now())
-                + "\",\"resource_type\":\"encrypt-resource\",\"event_type\":\"TRANSACTION.SUCCESS\","
-                + "\"summary\":\"支付成功\",\"resource\":{\"original_type\":\"transaction\","
-                + "\"algorithm\":\"AEAD_AES_256_GCM\",\"ciphertext\":\"" + ciphertext
-                + "\",\"associated_data\":\"transaction\",\"nonce\":\"" + resourceNonce + "\"}}";
+        String ciphertext = WechatSigning.encrypt(keys.apiV3Key(), originalType, resourceNonce, resource);
+        Map<String, Object> encrypted = new LinkedHashMap<>();
+        encrypted.put("original_type", originalType);
+        encrypted.put("algorithm", "AEAD_AES_256_GCM");
+        encrypted.put("ciphertext", ciphertext);
+        encrypted.put("associated_data", originalType);
+        encrypted.put("nonce", resourceNonce);
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("id", UUID.randomUUID().toString());
+        envelope.put("create_time", WechatTime.format(Instant.now()));
+        envelope.put("resource_type", "encrypt-resource");
+        envelope.put("event_type", eventType);
+        envelope.put("summary", summary);
+        envelope.put("resource", encrypted);
+        return WechatAnswer.write(envelope);
     }
 
     private void schedule(Runnable task, Duration delay) {
@@ -125,7 +149,8 @@ public class WechatNotifier {
         }
     }
 
-    private static ThreadFactory daemon(String name) {
+    /** Threads that do not keep a stopping JVM alive, for the sandbox's timers. */
+    static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);

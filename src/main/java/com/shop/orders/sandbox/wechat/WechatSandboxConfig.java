@@ -10,6 +10,14 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "shop.wechat-sandbox")
 public interface WechatSandboxConfig {
 
+    /** What a signed answer or notify names in Wechatpay-Serial, and so what the merchant verifies it with. */
+    enum SignedWith {
+        /** The WeChat Pay public key (PUB_KEY_ID_…), as for merchants since 2024. */
+        PUBLIC_KEY,
+        /** The platform certificate that GET /v3/certificates serves (its serial). */
+        CERTIFICATE
+    }
+
     /** The one merchant the sandbox serves. */
     @WithDefault("1900000001")
     String mchid();
@@ -32,4 +40,19 @@ public interface WechatSandboxConfig {
     /** How long a code_url can be paid when the prepay gave no time_expire (WeChat: 2 hours per code). */
     @WithDefault("2h")
     Duration codeUrlValidity();
+
+    /**
+     * How long an accepted refund stays PROCESSING before it is SUCCESS (and notified, when it named a notify_url).
+     * WeChat's take from seconds to days; short here so that people and tests see both states.
+     */
+    @WithDefault("1s")
+    Duration refundDelay();
+
+    /**
+     * What notifies are signed under: public-key or certificate, to match how the merchant verifies them. Answers
+     * follow what each request's Wechatpay-Serial names instead, as WeChat's during the switch-over. The fault knob
+     * notifiesSignedWith changes it until the knobs are reset.
+     */
+    @WithDefault("public-key")
+    SignedWith notifiesSignedWith();
 }

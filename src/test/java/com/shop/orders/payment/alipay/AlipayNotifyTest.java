@@ -20,8 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.alipay.api.internal.util.AlipaySignature;
-import com.shop.orders.sandbox.SandboxFaults;
-import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.sandbox.alipay.SandboxFaults;
+import com.shop.orders.sandbox.alipay.SandboxKeys;
 import com.shop.orders.testsupport.Concurrently;
 import com.shop.orders.testsupport.TestDb;
 

@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.sandbox.KeyPairs;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
@@ -31,8 +31,8 @@ class WechatConfigCheckTest {
 
     @BeforeAll
     static void validSettings() {
-        KeyPair merchant = SandboxKeys.newRsaPair();
-        KeyPair wechat = SandboxKeys.newRsaPair();
+        KeyPair merchant = KeyPairs.newRsaPair();
+        KeyPair wechat = KeyPairs.newRsaPair();
         valid = new HashMap<>();
         valid.put("shop.payment.channels", "alipay,wechat");
         valid.put("shop.wechat.mchid", "1900000001");

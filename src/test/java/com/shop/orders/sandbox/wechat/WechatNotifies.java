@@ -37,7 +37,7 @@ public final class WechatNotifies {
 
     /** Headers of {@code body} signed with another key, under WeChat Pay's ID: a forgery. */
     public static Map<String, String> forged(WechatSandboxKeys keys, String body) {
-        return signedWith(com.shop.orders.sandbox.SandboxKeys.newRsaPair().getPrivate(), body, keys.publicKeyId());
+        return signedWith(com.shop.orders.sandbox.KeyPairs.newRsaPair().getPrivate(), body, keys.publicKeyId());
     }
 
     private static Map<String, String> signedWith(java.security.PrivateKey key, String body, String serial) {

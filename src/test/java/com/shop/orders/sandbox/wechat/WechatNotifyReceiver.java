@@ -12,22 +12,24 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpServer;
 import com.wechat.pay.java.core.notification.NotificationParser;
 import com.wechat.pay.java.core.notification.RequestParam;
-import com.wechat.pay.java.service.payments.model.Transaction;
 
 /**
  * A merchant's notify endpoint on a free local port: reads each notify with the SDK's NotificationParser (signature
- * verified, resource decrypted), records what it read, and answers 500 to the first few, 204 after.
+ * verified, resource decrypted into the SDK's model: Transaction, RefundNotification), records what it read, and
+ * answers 500 to the first few, 204 after.
  */
-final class WechatNotifyReceiver implements AutoCloseable {
+final class WechatNotifyReceiver<T> implements AutoCloseable {
 
     private final HttpServer server;
     private final NotificationParser parser;
-    private final List<Transaction> received = new CopyOnWriteArrayList<>();
+    private final Class<T> resource;
+    private final List<T> received = new CopyOnWriteArrayList<>();
     private final List<String> refused = new CopyOnWriteArrayList<>();
     private final AtomicInteger failuresLeft;
 
-    WechatNotifyReceiver(NotificationParser parser, int failuresFirst) throws IOException {
+    WechatNotifyReceiver(NotificationParser parser, Class<T> resource, int failuresFirst) throws IOException {
         this.parser = parser;
+        this.resource = resource;
         this.failuresLeft = new AtomicInteger(failuresFirst);
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/notify", exchange -> {
@@ -43,7 +45,7 @@ final class WechatNotifyReceiver implements AutoCloseable {
                         .signature(headers.getFirst("Wechatpay-Signature"))
                         .timestamp(headers.getFirst("Wechatpay-Timestamp"))
                         .signType(headers.getFirst("Wechatpay-Signature-Type"))
-                        .body(body).build(), Transaction.class));
+                        .body(body).build(), resource));
             } catch (RuntimeException e) {
                 refused.add(e.toString());
             }
@@ -57,7 +59,7 @@ final class WechatNotifyReceiver implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/notify";
     }
 
-    List<Transaction> received() {
+    List<T> received() {
         return received;
     }
 

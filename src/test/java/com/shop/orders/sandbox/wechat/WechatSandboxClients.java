@@ -2,9 +2,12 @@ package com.shop.orders.sandbox.wechat;
 
 import java.time.Duration;
 
+import com.wechat.pay.java.core.Config;
+import com.wechat.pay.java.core.RSAAutoCertificateConfig;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.http.DefaultHttpClientBuilder;
 import com.wechat.pay.java.core.http.HttpClient;
+import com.wechat.pay.java.core.notification.NotificationConfig;
 import com.wechat.pay.java.core.notification.NotificationParser;
 import com.wechat.pay.java.service.payments.nativepay.NativePayService;
 
@@ -26,19 +29,32 @@ final class WechatSandboxClients {
                 .publicKeyId(keys.publicKeyId()).apiV3Key(keys.apiV3Key()).build();
     }
 
-    static NativePayService nativePay(RSAPublicKeyConfig config, int port, Duration readTimeout) {
-        OkHttpClient toSandbox = new OkHttpClient.Builder().addInterceptor(chain -> {
+    /** Certificate mode: build() downloads the platform certificates from the sandbox, as from WeChat. */
+    static RSAAutoCertificateConfig certificateConfig(WechatSandboxKeys keys, String mchid, int port) {
+        return new RSAAutoCertificateConfig.Builder().merchantId(mchid).privateKey(keys.merchantPrivateKeyPem())
+                .merchantSerialNumber(keys.merchantSerial()).apiV3Key(keys.apiV3Key())
+                .httpClientBuilder(new DefaultHttpClientBuilder().okHttpClient(toSandbox(port))).build();
+    }
+
+    static NativePayService nativePay(Config config, int port, Duration readTimeout) {
+        return new NativePayService.Builder().httpClient(httpClient(config, port, readTimeout)).build();
+    }
+
+    static HttpClient httpClient(Config config, int port, Duration readTimeout) {
+        return new DefaultHttpClientBuilder().config(config).okHttpClient(toSandbox(port))
+                .readTimeoutMs((int) readTimeout.toMillis()).build();
+    }
+
+    static NotificationParser notificationParser(NotificationConfig config) {
+        return new NotificationParser(config);
+    }
+
+    private static OkHttpClient toSandbox(int port) {
+        return new OkHttpClient.Builder().addInterceptor(chain -> {
             HttpUrl url = chain.request().url();
             HttpUrl sandbox = url.newBuilder().scheme("http").host("localhost").port(port)
                     .encodedPath(WechatGateway.PATH_PREFIX + url.encodedPath()).build();
             return chain.proceed(chain.request().newBuilder().url(sandbox).build());
         }).build();
-        HttpClient client = new DefaultHttpClientBuilder().config(config).okHttpClient(toSandbox)
-                .readTimeoutMs((int) readTimeout.toMillis()).build();
-        return new NativePayService.Builder().httpClient(client).build();
-    }
-
-    static NotificationParser notificationParser(RSAPublicKeyConfig config) {
-        return new NotificationParser(config);
     }
 }

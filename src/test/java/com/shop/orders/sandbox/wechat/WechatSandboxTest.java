@@ -1,5 +1,10 @@
 package com.shop.orders.sandbox.wechat;
 
+import static com.shop.orders.sandbox.wechat.WechatRequests.buyer;
+import static com.shop.orders.sandbox.wechat.WechatRequests.close;
+import static com.shop.orders.sandbox.wechat.WechatRequests.outTradeNo;
+import static com.shop.orders.sandbox.wechat.WechatRequests.prepay;
+import static com.shop.orders.sandbox.wechat.WechatRequests.query;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -11,10 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Map;
-import java.util.UUID;
 
 import jakarta.inject.Inject;
 
@@ -22,16 +24,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.sandbox.KeyPairs;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.core.exception.ValidationException;
 import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.payments.nativepay.NativePayService;
-import com.wechat.pay.java.service.payments.nativepay.model.Amount;
-import com.wechat.pay.java.service.payments.nativepay.model.CloseOrderRequest;
 import com.wechat.pay.java.service.payments.nativepay.model.PrepayRequest;
-import com.wechat.pay.java.service.payments.nativepay.model.QueryOrderByOutTradeNoRequest;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -43,8 +42,6 @@ import io.restassured.http.ContentType;
  */
 @QuarkusTest
 class WechatSandboxTest {
-
-    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
 
     @Inject
     WechatSandboxKeys keys;
@@ -70,7 +67,8 @@ class WechatSandboxTest {
     void aTradeIsPrepaidPaidAndNotifiedAsTheSdkExpects() throws Exception {
         RSAPublicKeyConfig sdk = WechatSandboxClients.config(keys, config.mchid());
         NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
-        try (WechatNotifyReceiver receiver = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk), 1)) {
+        try (WechatNotifyReceiver<Transaction> receiver = new WechatNotifyReceiver<>(
+                WechatSandboxClients.notificationParser(sdk), Transaction.class, 1)) {
             String no = outTradeNo();
             String codeUrl = wechat.prepay(prepay(no, 1250, receiver.url())).getCodeUrl();
             assertTrue(codeUrl.startsWith("weixin://wxpay/bizpayurl?pr="), codeUrl);
@@ -136,7 +134,7 @@ class WechatSandboxTest {
     @Test
     void requestsNotSignedByTheMerchantAndBadParametersAreRefused() {
         RSAPublicKeyConfig stranger = new RSAPublicKeyConfig.Builder().merchantId(config.mchid())
-                .privateKey(SandboxKeys.newRsaPair().getPrivate()).merchantSerialNumber(keys.merchantSerial())
+                .privateKey(KeyPairs.newRsaPair().getPrivate()).merchantSerialNumber(keys.merchantSerial())
                 .publicKey(keys.platformPublicKeyPem()).publicKeyId(keys.publicKeyId()).apiV3Key(keys.apiV3Key())
                 .build();
         String no = outTradeNo();
@@ -193,7 +191,8 @@ class WechatSandboxTest {
     void notifiesCanBeDuplicatedOrLost() throws Exception {
         RSAPublicKeyConfig sdk = WechatSandboxClients.config(keys, config.mchid());
         NativePayService wechat = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
-        try (WechatNotifyReceiver receiver = new WechatNotifyReceiver(WechatSandboxClients.notificationParser(sdk), 0)) {
+        try (WechatNotifyReceiver<Transaction> receiver = new WechatNotifyReceiver<>(
+                WechatSandboxClients.notificationParser(sdk), Transaction.class, 0)) {
             faults.duplicateNotifies(true);
             String twice = outTradeNo();
             buyer("pay", wechat.prepay(prepay(twice, 200, receiver.url())).getCodeUrl()).statusCode(200);
@@ -217,49 +216,77 @@ class WechatSandboxTest {
                 .statusCode(200).body("dropNotifies", equalTo(true))
                 .body("methods.query.code", equalTo("FREQUENCY_LIMITED")).body("methods.query.times", equalTo(2));
         given().contentType(ContentType.JSON).body(Map.of("latency", "5s", "methods",
-                Map.of("refund", Map.of("httpStatus", 500)))).put("/sandbox/wechat/faults").then()
-                .statusCode(400).body("error", containsString("unknown method refund"));
+                Map.of("reverse", Map.of("httpStatus", 500)))).put("/sandbox/wechat/faults").then()
+                .statusCode(400).body("error", containsString("unknown method reverse"));
+        // As in the Alipay sandbox: a held answer always comes after the effect.
+        given().contentType(ContentType.JSON).body(Map.of("methods", Map.of("close", Map.of("noAnswerFor", "5s",
+                "afterEffect", true)))).put("/sandbox/wechat/faults").then().statusCode(400)
+                .body("error", containsString("after the effect"));
         given().get("/sandbox/wechat/faults").then().statusCode(200).body("latency", equalTo("PT0S"))
                 .body("methods.query.times", equalTo(2));
         given().delete("/sandbox/wechat/faults").then().statusCode(200).body("dropNotifies", equalTo(false));
-        given().get("/sandbox/wechat/").then().statusCode(200).body(containsString("WeChat Pay sandbox"));
     }
 
-    private static PrepayRequest prepay(String outTradeNo, int fen, String notifyUrl) {
-        PrepayRequest request = new PrepayRequest();
-        request.setAppid("wxd678efh567hg6787");
-        request.setMchid("1900000001");
-        request.setDescription("Order " + outTradeNo);
-        request.setOutTradeNo(outTradeNo);
-        request.setNotifyUrl(notifyUrl);
-        request.setTimeExpire(RFC3339.format(OffsetDateTime.now(ZoneOffset.ofHours(8)).plusMinutes(5)));
-        Amount amount = new Amount();
-        amount.setTotal(fen);
-        amount.setCurrency("CNY");
-        request.setAmount(amount);
-        return request;
+    @Test
+    void aFaultForAnyApiOrForOneTradeAsInTheAlipaySandbox() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String one = outTradeNo();
+        String other = outTradeNo();
+        wechat.prepay(prepay(one, 100, "https://shop.example/notify"));
+        wechat.prepay(prepay(other, 100, "https://shop.example/notify"));
+        faults.armFor(one, WechatGateway.QUERY, new WechatFaults.Fault(503, "SERVICE_UNAVAILABLE", "x", null, false), 1);
+        assertEquals(503, assertThrows(ServiceException.class, () -> query(wechat, one)).getHttpStatusCode());
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, other).getTradeState());
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, one).getTradeState());
+
+        given().contentType(ContentType.JSON).body(Map.of("methods", Map.of("*", Map.of("httpStatus", 500, "times", 2))))
+                .put("/sandbox/wechat/faults").then().statusCode(200).body("methods.'*'.code", equalTo("SYSTEM_ERROR"));
+        assertEquals("SYSTEM_ERROR", assertThrows(ServiceException.class, () -> wechat.closeOrder(close(one)))
+                .getErrorCode());
+        assertEquals("SYSTEM_ERROR", assertThrows(ServiceException.class, () -> query(wechat, other))
+                .getErrorCode());
+        assertEquals(Transaction.TradeStateEnum.NOTPAY, query(wechat, one).getTradeState());
     }
 
-    private CloseOrderRequest close(String outTradeNo) {
-        CloseOrderRequest request = new CloseOrderRequest();
-        request.setMchid(config.mchid());
-        request.setOutTradeNo(outTradeNo);
-        return request;
+    @Test
+    void thePagesLinkEachOtherAndTheBuyerPastesACode() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String no = outTradeNo();
+        String codeUrl = wechat.prepay(prepay(no, 990, "https://shop.example/notify")).getCodeUrl();
+        given().get("/sandbox/wechat").then().statusCode(200).body(containsString("WeChat Pay sandbox"))
+                .body(containsString("href=\"/sandbox/alipay\">Alipay trades"))
+                .body(containsString("<input id=\"code\"")).body(containsString(no))
+                .body(containsString(keys.platformCertificateSerial()));
+        given().get("/sandbox/alipay").then().statusCode(200)
+                .body(containsString("href=\"/sandbox/wechat\">WeChat Pay trades"));
+        // WeChat's own name for the code is taken too.
+        given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl)).post("/sandbox/wechat/buyer/scan")
+                .then().statusCode(200).body("tradeState", equalTo("NOTPAY"));
+        given().contentType(ContentType.JSON).body(Map.of()).post("/sandbox/wechat/buyer/pay").then().statusCode(400)
+                .body("error", equalTo("qrCode is required"));
+        buyer("pay", "weixin://wxpay/bizpayurl?pr=unknown").statusCode(404);
     }
 
-    private Transaction query(NativePayService wechat, String outTradeNo) {
-        QueryOrderByOutTradeNoRequest request = new QueryOrderByOutTradeNoRequest();
-        request.setMchid(config.mchid());
-        request.setOutTradeNo(outTradeNo);
-        return wechat.queryOrderByOutTradeNo(request);
+    @Test
+    void theMerchantRefundsAtItsConsole() {
+        NativePayService wechat = WechatSandboxClients.nativePay(WechatSandboxClients.config(keys, config.mchid()),
+                port, Duration.ofSeconds(10));
+        String no = outTradeNo();
+        buyer("pay", wechat.prepay(prepay(no, 1000, "https://shop.example/notify")).getCodeUrl()).statusCode(200);
+        merchantRefund(no, 400, "M1").statusCode(200).body("refunded", equalTo(400))
+                .body("tradeState", equalTo("REFUND")).body("refunds[0].outRefundNo", equalTo("M1"));
+        merchantRefund(no, 400, "M1").statusCode(200).body("refunded", equalTo(400));
+        merchantRefund(no, 601, "M2").statusCode(409).body("error", containsString("可退金额"));
+        merchantRefund(outTradeNo(), 1, "M3").statusCode(404);
+        merchantRefund(no, 0, "M4").statusCode(400);
+        assertEquals(Transaction.TradeStateEnum.REFUND, query(wechat, no).getTradeState());
     }
 
-    private static io.restassured.response.ValidatableResponse buyer(String action, String codeUrl) {
-        return given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl))
-                .post("/sandbox/wechat/buyer/" + action).then();
-    }
-
-    private static String outTradeNo() {
-        return "T" + UUID.randomUUID().toString().replace("-", "").substring(0, 20) + "|x*";
+    private static io.restassured.response.ValidatableResponse merchantRefund(String outTradeNo, int fen,
+            String outRefundNo) {
+        return given().contentType(ContentType.JSON).body(Map.of("outTradeNo", outTradeNo, "amount", fen,
+                "outRefundNo", outRefundNo)).post("/sandbox/wechat/merchant/refund").then();
     }
 }

@@ -13,7 +13,7 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
-import com.shop.orders.sandbox.SandboxKeys;
+import com.shop.orders.sandbox.KeyPairs;
 import com.wechat.pay.java.core.auth.WechatPay2Credential;
 import com.wechat.pay.java.core.cipher.RSASigner;
 import com.wechat.pay.java.core.cipher.RSAVerifier;
@@ -32,8 +32,8 @@ class WechatSigningTest {
     private static final String PUBLIC_KEY_ID = "PUB_KEY_ID_0119000000012025120600000000000001";
     private static final String API_V3_KEY = "0123456789abcdefABCDEF0123456789";
 
-    private final KeyPair merchant = SandboxKeys.newRsaPair();
-    private final KeyPair platform = SandboxKeys.newRsaPair();
+    private final KeyPair merchant = KeyPairs.newRsaPair();
+    private final KeyPair platform = KeyPairs.newRsaPair();
 
     @Test
     void aRequestTheSdkSignedVerifiesOverItsRawPathAndQuery() {

@@ -1,9 +1,0 @@
-package com.shop.orders.sandbox;
-
-/** The simulated buyer cannot scan or pay this trade (answered 409 with the reason). */
-public final class BuyerActionRefused extends RuntimeException {
-
-    public BuyerActionRefused(String reason) {
-        super(reason, null, false, false);
-    }
-}
