@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.payment.PaymentGatewayException;
+import com.shop.orders.payment.RefundAnswer;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeClosing;
 import com.shop.orders.payment.TradeState;
@@ -181,6 +183,72 @@ class WechatChannelTest {
         assertEquals(503, queryFails(outTradeNo).status());
         faults.skewTimestamps(Duration.ofSeconds(-299));
         assertEquals(TradeState.WAITING, query(outTradeNo).state());
+    }
+
+    @Test
+    void aRefundIsMadeOnceAndTheQueryTellsWhenItIs() {
+        String outTradeNo = channel.outTradeNoOf(orderNo());
+        buyer("pay", offer(outTradeNo, "10.00", "Order", Instant.now().plus(Duration.ofMinutes(15)))).statusCode(200);
+        String refundNo = outTradeNo + "R1";
+
+        // Accepted, not made yet (PROCESSING): no answer the core could record, the refund query tells later.
+        PaymentGatewayException processing = assertThrows(PaymentGatewayException.class, () -> refund(outTradeNo,
+                "10.00", "4.00", refundNo));
+        assertEquals(503, processing.status());
+        await().atMost(WAIT).until(() -> made(outTradeNo, refundNo));
+        // The same number again refunds nothing twice, and now says it is done.
+        RefundAnswer done = refund(outTradeNo, "10.00", "4.00", refundNo);
+        assertTrue(done.done());
+        assertEquals(400, trades.trade(outTradeNo).orElseThrow().refunded());
+        Trade refunded = query(outTradeNo);
+        assertEquals(TradeState.PAID, refunded.state());
+        assertEquals("REFUND", refunded.walletStatus());
+        assertFalse(channel.refundMade(outTradeNo, outTradeNo + "R2").await().atMost(WAIT));
+    }
+
+    @Test
+    void aRefundWechatWillNotMakeIsRefusedForGood() {
+        String unpaid = channel.outTradeNoOf(orderNo());
+        offer(unpaid, "10.00", "Order", Instant.now().plus(Duration.ofMinutes(15)));
+        RefundAnswer notPaid = refund(unpaid, "10.00", "1.00", unpaid + "R1");
+        assertFalse(notPaid.done());
+        assertEquals("INVALID_REQUEST", notPaid.code());
+        assertEquals("订单未支付，不能退款", notPaid.reason());
+
+        String paid = channel.outTradeNoOf(orderNo());
+        buyer("pay", offer(paid, "10.00", "Order", Instant.now().plus(Duration.ofMinutes(15)))).statusCode(200);
+        assertFalse(refund(paid, "10.00", "10.01", paid + "R1").done());
+    }
+
+    @Test
+    void aRefundWhoseAnswerIsLostIsFoundOrNotByTheQuery() {
+        String paid = channel.outTradeNoOf(orderNo());
+        buyer("pay", offer(paid, "10.00", "Order", Instant.now().plus(Duration.ofMinutes(15)))).statusCode(200);
+        // Rate-limited before WeChat took it, or answered 5xx after: either way the outcome is unknown at first.
+        setFaults(Map.of("methods", Map.of("refund", Map.of("httpStatus", 429, "times", 1))));
+        assertEquals(503, assertThrows(PaymentGatewayException.class,
+                () -> refund(paid, "10.00", "1.00", paid + "R1")).status());
+        assertFalse(channel.refundMade(paid, paid + "R1").await().atMost(WAIT));
+        setFaults(Map.of("methods", Map.of("refund", Map.of("httpStatus", 500, "afterEffect", true, "times", 1))));
+        assertEquals(503, assertThrows(PaymentGatewayException.class,
+                () -> refund(paid, "10.00", "2.00", paid + "R2")).status());
+        await().atMost(WAIT).until(() -> made(paid, paid + "R2"));
+        assertEquals(200, trades.trade(paid).orElseThrow().refunded());
+    }
+
+    private RefundAnswer refund(String outTradeNo, String tradeAmount, String amount, String refundNo) {
+        return channel.refund(outTradeNo, new BigDecimal(tradeAmount), new BigDecimal(amount), refundNo).await()
+                .atMost(WAIT);
+    }
+
+    /** Made; false while WeChat is still processing it (the channel then fails: not known yet). */
+    private boolean made(String outTradeNo, String refundNo) {
+        try {
+            return channel.refundMade(outTradeNo, refundNo).await().atMost(WAIT);
+        } catch (PaymentGatewayException processing) {
+            assertEquals(503, processing.status());
+            return false;
+        }
     }
 
     private String offer(String outTradeNo, String amount, String subject, Instant payBy) {
