@@ -228,7 +228,7 @@ public class WechatGateway {
             wechat = sdk();
         } catch (RuntimeException e) {
             // Keys that do not load, platform certificates that cannot be downloaded: the next call tries again.
-            LOG.errorf("WeChat Pay cannot be set up for %s: %s", method, Causes.of(e));
+            LOG.errorf("WeChat Pay cannot be set up for %s: %s", method, WechatReplies.describe(e));
             return Attempt.failed("setup_failed", null, PaymentGatewayException.unavailable(WALLET, method, e));
         }
         try {

@@ -126,7 +126,7 @@ public class WechatNotifyResource {
             return fail(503, "Notify not handled", "database unavailable").header(HttpHeaders.RETRY_AFTER, "2").build();
         }
         String errorId = UUID.randomUUID().toString();
-        LOG.warnf("WeChat Pay notify not handled, error id %s: %s", errorId, failure.toString());
+        LOG.warnf("WeChat Pay notify not handled, error id %s: %s", errorId, WechatReplies.describe(failure));
         return fail(500, "Notify not handled", "not handled, error id " + errorId).build();
     }
 

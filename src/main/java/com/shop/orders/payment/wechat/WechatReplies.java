@@ -18,6 +18,7 @@ import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.RefundAnswer;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeState;
+import com.shop.orders.resilience.Causes;
 
 /**
  * How WeChat Pay's answers are read, and the units it speaks: amounts in fen, times in RFC 3339 Beijing time, a
@@ -72,6 +73,20 @@ final class WechatReplies {
     }
 
     private WechatReplies() {
+    }
+
+    /**
+     * A failure in one line for the log: an error answer by its status, code and message (the SDK's own message
+     * carries the whole request and answer over several lines), anything else by its innermost cause.
+     */
+    static String describe(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ServiceException answer) {
+                return "WeChat Pay answered " + answer.getHttpStatusCode() + " " + answer.getErrorCode() + ": "
+                        + answer.getErrorMessage();
+            }
+        }
+        return Causes.of(failure);
     }
 
     /** Yuan to fen, exactly: an amount with fractions of a fen is refused, never rounded. */
