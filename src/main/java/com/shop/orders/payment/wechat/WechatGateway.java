@@ -2,7 +2,6 @@ package com.shop.orders.payment.wechat;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -82,8 +81,12 @@ public class WechatGateway {
     }
 
     @PreDestroy
-    synchronized void stop() {
+    void stop() {
         bulkhead.shutdown(config.readTimeout().toMillis());
+        closeSdk();
+    }
+
+    private synchronized void closeSdk() {
         if (sdk != null) {
             sdk.close();
         }
@@ -91,37 +94,39 @@ public class WechatGateway {
 
     /** Offers a Native code for the trade (code_url); WeChat itself refuses payment after {@code timeExpire}. */
     public Uni<String> prepay(String outTradeNo, int fen, String description, String timeExpire) {
-        PrepayRequest request = new PrepayRequest();
-        request.setAppid(setting(config.appid(), "appid"));
-        request.setMchid(setting(config.mchid(), "mchid"));
-        request.setOutTradeNo(outTradeNo);
-        request.setDescription(description);
-        request.setTimeExpire(timeExpire);
-        request.setNotifyUrl(setting(config.notifyUrl(), "notify-url"));
-        Amount amount = new Amount();
-        amount.setTotal(fen);
-        amount.setCurrency(CNY);
-        request.setAmount(amount);
-        return call("prepay", "nativepay.prepay", outTradeNo, sdk -> sdk.nativePay.prepay(request),
-                answer -> answer.getCodeUrl(), refusal -> null);
+        return call("prepay", "nativepay.prepay", outTradeNo, sdk -> {
+            PrepayRequest request = new PrepayRequest();
+            request.setAppid(sdk.appid);
+            request.setMchid(sdk.mchid);
+            request.setOutTradeNo(outTradeNo);
+            request.setDescription(description);
+            request.setTimeExpire(timeExpire);
+            request.setNotifyUrl(sdk.notifyUrl);
+            Amount amount = new Amount();
+            amount.setTotal(fen);
+            amount.setCurrency(CNY);
+            request.setAmount(amount);
+            return sdk.nativePay.prepay(request);
+        }, answer -> answer.getCodeUrl(), refusal -> null);
     }
 
     /** What WeChat knows of the trade; not found when it was never prepaid. */
     public Uni<Trade> query(String outTradeNo) {
-        QueryOrderByOutTradeNoRequest request = new QueryOrderByOutTradeNoRequest();
-        request.setMchid(setting(config.mchid(), "mchid"));
-        request.setOutTradeNo(outTradeNo);
-        return call("query", "nativepay.queryOrderByOutTradeNo", outTradeNo,
-                sdk -> sdk.nativePay.queryOrderByOutTradeNo(request), answer -> WechatReplies.trade(outTradeNo, answer),
+        return call("query", "nativepay.queryOrderByOutTradeNo", outTradeNo, sdk -> {
+            QueryOrderByOutTradeNoRequest request = new QueryOrderByOutTradeNoRequest();
+            request.setMchid(sdk.mchid);
+            request.setOutTradeNo(outTradeNo);
+            return sdk.nativePay.queryOrderByOutTradeNo(request);
+        }, answer -> WechatReplies.trade(outTradeNo, answer),
                 refusal -> refusal.is(WechatReplies.ORDER_NOT_EXIST) ? Trade.notFound(outTradeNo) : null);
     }
 
     /** Closes the trade (204), or finds it paid (ORDERPAID). A number WeChat never had is as good as closed. */
     Uni<CloseResult> close(String outTradeNo) {
-        CloseOrderRequest request = new CloseOrderRequest();
-        request.setMchid(setting(config.mchid(), "mchid"));
-        request.setOutTradeNo(outTradeNo);
         return call("close", "nativepay.closeOrder", outTradeNo, sdk -> {
+            CloseOrderRequest request = new CloseOrderRequest();
+            request.setMchid(sdk.mchid);
+            request.setOutTradeNo(outTradeNo);
             sdk.nativePay.closeOrder(request);
             return CloseResult.CLOSED;
         }, Function.identity(), refusal -> refusal.is(WechatReplies.ORDERPAID) ? CloseResult.PAID
@@ -255,11 +260,6 @@ public class WechatGateway {
             LOG.warnf("WeChat Pay call %s failed: %s", method, Causes.of(e));
             return Attempt.failed("error", null, PaymentGatewayException.unavailable(WALLET, method, e));
         }
-    }
-
-    private static String setting(Optional<String> value, String name) {
-        return value.filter(v -> !v.isBlank())
-                .orElseThrow(() -> new IllegalStateException("shop.wechat." + name + " is not set"));
     }
 
     private Timer callTimer(String method, String outcome) {

@@ -1,5 +1,8 @@
 package com.shop.orders.payment.wechat;
 
+import java.time.Duration;
+import java.util.Optional;
+
 import com.wechat.pay.java.core.Config;
 import com.wechat.pay.java.core.RSAAutoCertificateConfig;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
@@ -28,21 +31,29 @@ final class WechatSdk implements AutoCloseable {
     final NativePayService nativePay;
     final RefundService refunds;
     final NotificationParser notifies;
-    private final String mchid;
+    /** What the merchant's requests name: its number, its app, where WeChat posts the payment notify. */
+    final String mchid;
+    final String appid;
+    final String notifyUrl;
     private final boolean certificates;
 
-    private WechatSdk(NativePayService nativePay, RefundService refunds, NotificationParser notifies, String mchid,
-            boolean certificates) {
+    private WechatSdk(NativePayService nativePay, RefundService refunds, NotificationParser notifies,
+            WechatConfig config, boolean certificates) {
         this.nativePay = nativePay;
         this.refunds = refunds;
         this.notifies = notifies;
-        this.mchid = mchid;
+        this.mchid = required(config.mchid(), "mchid");
+        this.appid = required(config.appid(), "appid");
+        this.notifyUrl = required(config.notifyUrl(), "notify-url");
         this.certificates = certificates;
     }
 
-    /** Blocks (certificate mode: the download); fails with the SDK's exception when keys or download fail. */
+    /**
+     * Blocks (certificate mode: the download); fails with the SDK's exception when keys or download fail, and with an
+     * {@link IllegalStateException} naming a merchant setting that is not set.
+     */
     static WechatSdk build(WechatConfig config, WechatKeys keys) {
-        String mchid = config.mchid().orElseThrow(() -> new IllegalStateException("shop.wechat.mchid is not set"));
+        String mchid = required(config.mchid(), "mchid");
         DefaultHttpClientBuilder http = new DefaultHttpClientBuilder()
                 .connectTimeoutMs(millis(config.connectTimeout()))
                 .readTimeoutMs(millis(config.readTimeout()))
@@ -68,7 +79,7 @@ final class WechatSdk implements AutoCloseable {
         }
         HttpClient client = http.config(sdkConfig).build();
         return new WechatSdk(new NativePayService.Builder().httpClient(client).build(),
-                new RefundService.Builder().httpClient(client).build(), new NotificationParser(notifyConfig), mchid,
+                new RefundService.Builder().httpClient(client).build(), new NotificationParser(notifyConfig), config,
                 certificates);
     }
 
@@ -80,7 +91,12 @@ final class WechatSdk implements AutoCloseable {
         }
     }
 
-    private static int millis(java.time.Duration duration) {
+    private static String required(Optional<String> value, String name) {
+        return value.filter(v -> !v.isBlank())
+                .orElseThrow(() -> new IllegalStateException("shop.wechat." + name + " is not set"));
+    }
+
+    private static int millis(Duration duration) {
         return (int) duration.toMillis();
     }
 }
