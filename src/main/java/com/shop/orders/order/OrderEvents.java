@@ -50,14 +50,11 @@ public class OrderEvents {
         QR_OFFERED,
         /** An Alipay API call about the order (detail: the method; outcome: success, Alipay's code or error). */
         ALIPAY_CALL,
-        /** A WeChat Pay API call about the order (detail: the method; outcome: success, WeChat Pay's code or error). */
+        /** A WeChat Pay API call about the order (detail: the method; outcome: success, WeChat's code or error). */
         WECHAT_CALL,
         /** A notify from Alipay (outcome: what it did; detail: the trade status). */
         NOTIFY,
-        /**
-         * The order was paid (outcome: how it was learnt), or a second trade of a paid order took money too (outcome:
-         * DUPLICATE; its refund follows).
-         */
+        /** The order was paid (outcome: how it was learnt). */
         PAID,
         /** The order was closed (outcome: the reason; detail: by what). */
         CLOSED,

@@ -32,13 +32,9 @@ public class AlipayConfigCheck implements StartupCheck {
     @Override
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
-        key("ALIPAY_PRIVATE_KEY (shop.alipay.private-key)", alipay.privateKey(), true).ifPresent(problems::add);
-        if (alipay.signMode() == SignMode.PUBLIC_KEY) {
-            // certificate mode verifies with Alipay's certificate instead: AlipayCertificateCheck
-            key("ALIPAY_PUBLIC_KEY (shop.alipay.alipay-public-key)", alipay.alipayPublicKey(), false).ifPresent(problems::add);
+        if (payment.channels().contains(AlipayChannel.NAME)) {
+            alipayProblems(problems);
         }
-        absoluteUrl("ALIPAY_GATEWAY_URL (shop.alipay.gateway-url)", alipay.gatewayUrl()).ifPresent(problems::add);
-        absoluteUrl("ALIPAY_NOTIFY_URL (shop.alipay.notify-url)", alipay.notifyUrl()).ifPresent(problems::add);
         String secret = payment.qrUrlSecret().orElse("");
         if (secret.isBlank()) {
             problems.add("QR_URL_SECRET (shop.payment.qr-url-secret) is not set: QR image links would work on one instance only");
@@ -46,6 +42,17 @@ public class AlipayConfigCheck implements StartupCheck {
             problems.add("QR_URL_SECRET (shop.payment.qr-url-secret) is shorter than " + MIN_SECRET_LENGTH + " characters");
         }
         return problems;
+    }
+
+    /** Checked only when the shop offers Alipay (shop.payment.channels). */
+    private void alipayProblems(List<String> problems) {
+        key("ALIPAY_PRIVATE_KEY (shop.alipay.private-key)", alipay.privateKey(), true).ifPresent(problems::add);
+        if (alipay.signMode() == SignMode.PUBLIC_KEY) {
+            // certificate mode verifies with Alipay's certificate instead: AlipayCertificateCheck
+            key("ALIPAY_PUBLIC_KEY (shop.alipay.alipay-public-key)", alipay.alipayPublicKey(), false).ifPresent(problems::add);
+        }
+        absoluteUrl("ALIPAY_GATEWAY_URL (shop.alipay.gateway-url)", alipay.gatewayUrl()).ifPresent(problems::add);
+        absoluteUrl("ALIPAY_NOTIFY_URL (shop.alipay.notify-url)", alipay.notifyUrl()).ifPresent(problems::add);
     }
 
     private static Optional<String> key(String setting, Optional<String> value, boolean privateKey) {

@@ -126,14 +126,14 @@ public class AlipayNotifyHandler {
             LOG.warnf("Alipay notify for %s rejected: %s", orderNo, reason);
             events.note(orderNo, OrderEvents.Kind.NOTIFY, "rejected: " + reason, null);
         }
-        registry.counter("payments.notify", "channel", AlipayChannel.NAME,
-                "result", "rejected", "reason", reason).increment();
+        registry.counter("payments.notify", "channel", AlipayChannel.NAME, "result", "rejected", "reason", reason)
+                .increment();
         return Uni.createFrom().item(false);
     }
 
     private Uni<Boolean> accepted(String result, String orderNo, Map<String, String> params) {
-        registry.counter("payments.notify", "channel", AlipayChannel.NAME,
-                "result", "accepted", "reason", result).increment();
+        registry.counter("payments.notify", "channel", AlipayChannel.NAME, "result", "accepted", "reason", result)
+                .increment();
         if (orderNo != null) {
             events.note(orderNo, OrderEvents.Kind.NOTIFY, result, params.get("trade_status"));
         }

@@ -72,8 +72,8 @@ public class AlipayNotifyResource {
         try {
             params = FormBody.decode(body, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            registry.counter("payments.notify", "channel", AlipayChannel.NAME,
-                    "result", "rejected", "reason", "malformed").increment();
+            registry.counter("payments.notify", "channel", AlipayChannel.NAME, "result", "rejected", "reason",
+                    "malformed").increment();
             LOG.debug("Alipay notify rejected: not form-encoded");
             return Uni.createFrom().item(FAILURE);
         }

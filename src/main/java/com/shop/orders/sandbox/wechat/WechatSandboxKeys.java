@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.shop.orders.payment.wechat.WechatKeys;
 import com.shop.orders.sandbox.CertificateIssuer;
 import com.shop.orders.sandbox.KeyPairs;
 
@@ -20,11 +21,12 @@ import io.quarkus.arc.profile.IfBuildProfile;
  * Fresh keys for every start of a dev or test build: the merchant's RSA-2048 pair with its certificate serial (the
  * merchant signs requests with the private half), WeChat Pay's platform pair with its public-key ID and its platform
  * certificate (answers and notifies are signed with it, under the one or the other), and the APIv3 key notifies and
- * the certificate download are encrypted with.
+ * the certificate download are encrypted with. The service's WeChat channel uses the same ones ({@link WechatKeys}:
+ * this bean wins over the configured keys in dev and test).
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
-public class WechatSandboxKeys {
+public class WechatSandboxKeys implements WechatKeys {
 
     private final KeyPair merchant = KeyPairs.newRsaPair();
     private final KeyPair platform = KeyPairs.newRsaPair();
@@ -42,6 +44,7 @@ public class WechatSandboxKeys {
     }
 
     /** PKCS#8 PEM: what a merchant's configuration holds (apiclient_key.pem). */
+    @Override
     public String merchantPrivateKeyPem() {
         return pem("PRIVATE KEY", merchant.getPrivate().getEncoded());
     }
@@ -51,6 +54,7 @@ public class WechatSandboxKeys {
     }
 
     /** The serial of the merchant's API certificate, named in every request's Authorization. */
+    @Override
     public String merchantSerial() {
         return merchantSerial;
     }
@@ -64,14 +68,17 @@ public class WechatSandboxKeys {
     }
 
     /** X.509 PEM: the WeChat Pay public key a merchant downloads from its console (pub_key.pem). */
+    @Override
     public String platformPublicKeyPem() {
         return pem("PUBLIC KEY", platform.getPublic().getEncoded());
     }
 
+    @Override
     public String publicKeyId() {
         return publicKeyId;
     }
 
+    @Override
     public String apiV3Key() {
         return apiV3Key;
     }

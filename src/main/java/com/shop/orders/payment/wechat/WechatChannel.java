@@ -1,0 +1,95 @@
+package com.shop.orders.payment.wechat;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Named;
+import jakarta.enterprise.inject.Typed;
+
+import com.shop.orders.payment.PaymentChannel;
+import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.Trade;
+import com.shop.orders.payment.TradeClosing;
+
+import io.smallrye.mutiny.Uni;
+
+/**
+ * WeChat Pay Native as a {@link PaymentChannel}. Unlike Alipay's, a WeChat trade exists from the prepay on, scanned
+ * or not, and closing it makes its code unpayable at once; WeChat refuses to close a paid trade (ORDERPAID), which the
+ * query then describes. Its trades are numbered apart from the order ({@link #outTradeNoOf}).
+ */
+@ApplicationScoped
+@Named(WechatChannel.NAME)
+// A bean of its own type only while the payment core injects the one PaymentChannel (Alipay): as a second
+// PaymentChannel it would make that injection ambiguous. The core that picks channels by name takes this away.
+@Typed(WechatChannel.class)
+public class WechatChannel implements PaymentChannel {
+
+    /** The channel's name in the API. */
+    public static final String NAME = "wechat";
+
+    private final WechatGateway wechat;
+
+    public WechatChannel(WechatGateway wechat) {
+        this.wechat = wechat;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The trade's out_trade_no for an order: the order number and "W" ({@link WechatTradeNo}). */
+    @Override
+    public String outTradeNoOf(String orderNo) {
+        return WechatTradeNo.of(orderNo);
+    }
+
+    @Override
+    public Uni<String> offer(String outTradeNo, BigDecimal amount, String subject, Instant payBy) {
+        // Deferred: an amount with fractions of a fen fails the Uni, not the caller.
+        return Uni.createFrom().deferred(() -> wechat.prepay(outTradeNo, WechatReplies.fen(amount),
+                WechatReplies.description(subject), WechatReplies.time(payBy)));
+    }
+
+    /** Closing voids the code whether it was scanned or not. */
+    @Override
+    public Uni<Void> withdraw(String outTradeNo) {
+        return wechat.close(outTradeNo).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Trade> query(String outTradeNo) {
+        return wechat.query(outTradeNo);
+    }
+
+    @Override
+    public Uni<TradeClosing> close(String outTradeNo) {
+        return wechat.close(outTradeNo).chain(result -> switch (result) {
+            case CLOSED -> Uni.createFrom().item(TradeClosing.closed());
+            case PAID -> paidOrClosed(outTradeNo);
+        });
+    }
+
+    /** WeChat would not close it as paid: the query says what it knows of the payment. */
+    private Uni<TradeClosing> paidOrClosed(String outTradeNo) {
+        return wechat.query(outTradeNo).chain(trade -> switch (trade.state()) {
+            case PAID -> Uni.createFrom().item(TradeClosing.paid(trade));
+            case CLOSED, NOT_FOUND -> Uni.createFrom().item(TradeClosing.closed());
+            case WAITING -> Uni.createFrom().failure(new IllegalStateException(
+                    "WeChat Pay refused to close the open trade " + outTradeNo + " as paid"));
+        });
+    }
+
+    @Override
+    public Uni<RefundAnswer> refund(String outTradeNo, BigDecimal tradeAmount, BigDecimal amount, String refundNo) {
+        return Uni.createFrom().deferred(() -> wechat.refund(outTradeNo, WechatReplies.fen(tradeAmount),
+                WechatReplies.fen(amount), refundNo));
+    }
+
+    @Override
+    public Uni<Boolean> refundMade(String outTradeNo, String refundNo) {
+        return wechat.refundMade(outTradeNo, refundNo);
+    }
+}
