@@ -147,6 +147,32 @@ class CheckoutPageTest {
         TestDb.assertStockInvariant(sku, 10);
     }
 
+    /** Both wallets offered: the buyer switches to WeChat Pay, its code is shown, and paying it pays the order. */
+    @Test
+    void aBuyerPicksWechatPayAndPaysWithIt() throws IOException {
+        long sku = TestDb.newSku(5, "6.00");
+        browser.get(checkout.toString());
+        signInAsTestMember();
+
+        order(sku, 1);
+        String alipayCode = awaitQrCode();
+        assertTrue(browser.findElement(By.id("wallet-alipay")).isSelected(), "Alipay is the default");
+        browser.findElement(By.id("wallet-wechat")).click();
+        new WebDriverWait(browser, SOON).until(b -> text("qr-code").startsWith("weixin://wxpay/bizpayurl?pr="));
+        String wechatCode = awaitQrCode();
+        assertTrue(!wechatCode.equals(alipayCode));
+        assertTrue(browser.findElement(By.id("sandbox-link")).getAttribute("href").endsWith("/sandbox/wechat"),
+                browser.findElement(By.id("sandbox-link")).getAttribute("href"));
+        assertEquals("WeChat Pay QR code", browser.findElement(By.id("qr-image")).getAttribute("alt"));
+        screenshot("4-wechat-pay");
+
+        given().contentType("application/json").body(java.util.Map.of("qrCode", wechatCode))
+                .post("/sandbox/wechat/buyer/pay").then().statusCode(200);
+        awaitStatus("PAID", SOON);
+        assertTrue(text("outcome").contains("Paid"), text("outcome"));
+        screenshot("4-paid-with-wechat");
+    }
+
     private void signInAsTestMember() {
         WebElement memberId = waitFor(By.id("dev-member-id"), SOON);
         memberId.clear();

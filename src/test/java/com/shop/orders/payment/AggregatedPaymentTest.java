@@ -6,6 +6,7 @@ import static com.shop.orders.testsupport.Payments.orderNo;
 import static com.shop.orders.testsupport.Payments.placeOrder;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
@@ -74,6 +75,7 @@ class AggregatedPaymentTest {
         String member = newMemberToken();
         int orderId = placeOrder(member, TestDb.newSku(5, "8.00"), 2);
         String no = orderNo(orderId);
+        Instant asked = Instant.now();
         Map<String, Object> alipay = request(member, orderId, "alipay").then().statusCode(200)
                 .body("channel", equalTo("alipay")).extract().as(Map.class);
         Map<String, Object> wechat = request(member, orderId, "wechat").then().statusCode(200)
@@ -90,10 +92,12 @@ class AggregatedPaymentTest {
                 "SELECT channel, out_trade_no FROM payment WHERE order_id = ? ORDER BY id",
                 row -> row.getString(1) + " " + row.getString(2), orderId));
         assertEquals(1, wechatTrades.calls("prepay", no + "W"));
-        // WeChat's time_expire is the order's deadline: never later.
+        // WeChat's time_expire is the order's deadline, unless that is less than WeChat's one minute after the prepay
+        // (tests pay within seconds): WeChat then moves it to the minute, and the order's close makes it unpayable.
         Instant deadline = Instant.parse((String) wechat.get("expiresAt"));
+        Instant latest = deadline.isAfter(asked.plusSeconds(60)) ? deadline : asked.plusSeconds(62);
         Instant walletExpiry = wechatTrades.trade(no + "W").orElseThrow().expiresAt();
-        assertTrue(!walletExpiry.isAfter(deadline) && walletExpiry.isAfter(deadline.minusSeconds(1)),
+        assertTrue(!walletExpiry.isAfter(latest) && walletExpiry.isAfter(deadline.minusSeconds(1)),
                 () -> walletExpiry + " vs " + deadline);
         given().get((String) wechat.get("qrImageUrl")).then().statusCode(200).contentType("image/png");
         as(member).get("/api/orders/" + orderId + "/payment/qr.png?channel=wechat").then().statusCode(200);
@@ -211,7 +215,8 @@ class AggregatedPaymentTest {
         String outTradeNo = orderNo(orderId) + "W";
         // WeChat made the code, its answer never came back; then another instance closed the order without it.
         wechatFaults.arm("prepay", new WechatFaults.Fault(null, null, null, Duration.ofSeconds(5), false), 1);
-        request(member, orderId, "wechat").then().statusCode(503);
+        // 503 (no answer in time), or 409 when the time-out ended after the order's six seconds on a busy machine.
+        request(member, orderId, "wechat").then().statusCode(anyOf(equalTo(503), equalTo(409)));
         assertEquals(1, TestDb.count("SELECT COUNT(*) FROM payment WHERE order_id = ? AND qr_code IS NULL", orderId));
         AnotherInstance.closes(orderId, "EXPIRED");
         payWechat(wechatTrades.trade(outTradeNo).orElseThrow().codeUrl());

@@ -5,7 +5,6 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
-import jakarta.enterprise.inject.Typed;
 
 import com.shop.orders.payment.PaymentChannel;
 import com.shop.orders.payment.RefundAnswer;
@@ -21,9 +20,6 @@ import io.smallrye.mutiny.Uni;
  */
 @ApplicationScoped
 @Named(WechatChannel.NAME)
-// A bean of its own type only while the payment core injects the one PaymentChannel (Alipay): as a second
-// PaymentChannel it would make that injection ambiguous. The core that picks channels by name takes this away.
-@Typed(WechatChannel.class)
 public class WechatChannel implements PaymentChannel {
 
     /** The channel's name in the API. */
