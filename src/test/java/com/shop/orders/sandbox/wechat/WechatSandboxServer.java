@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLContext;
+
 import jakarta.ws.rs.core.Response;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -29,6 +31,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.PemKeyCertOptions;
 
 /**
  * The WeChat Pay sandbox outside the application, as {@code sandbox.alipay.SandboxServer} is Alipay's: the same
@@ -57,6 +60,7 @@ public final class WechatSandboxServer implements AutoCloseable {
 
     private final Vertx vertx;
     private final HttpServer server;
+    private final boolean https;
     private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -75,7 +79,7 @@ public final class WechatSandboxServer implements AutoCloseable {
     private final WechatMerchantResource merchantApi;
     private final WechatSandboxPageResource page;
 
-    private WechatSandboxServer(int port) {
+    private WechatSandboxServer(int port, TlsFiles tls) {
         // Settings from the mapping's own defaults, overridable with system properties (shop.wechat-sandbox.*).
         SmallRyeConfig settings = new SmallRyeConfigBuilder().addDefaultSources()
                 .withConverter(java.time.Duration.class, 200, new DurationConverter())
@@ -86,7 +90,7 @@ public final class WechatSandboxServer implements AutoCloseable {
         WechatSignedHeaders signed = new WechatSignedHeaders(keys, faults);
         WechatResponses responses = new WechatResponses(signed);
         WechatCalls calls = new WechatCalls(trades, faults, keys, config);
-        this.notifier = new WechatNotifier(keys, signed, faults, config);
+        this.notifier = new WechatNotifier(keys, signed, faults, config, tls == null ? null : tls.notifyTrust());
         this.gateway = new WechatGateway(trades, calls, config, notifier);
         this.refunds = new WechatRefunds(trades, calls, notifier, config);
         this.gatewayApi = new WechatGatewayResource(gateway, responses);
@@ -98,19 +102,37 @@ public final class WechatSandboxServer implements AutoCloseable {
         this.page = new WechatSandboxPageResource(trades, faults, keys);
         // Worker threads for the calls: latency and held-answer knobs sleep on them, as in-app on Quarkus's workers.
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(64));
-        this.server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
-                .setTcpNoDelay(true)).requestHandler(this::handle);
+        HttpServerOptions options = new HttpServerOptions().setHost("127.0.0.1").setPort(port).setTcpNoDelay(true);
+        if (tls != null) {
+            // HTTP/1.1 over TLS, as api.mch.weixin.qq.com: no ALPN, so no HTTP/2 and its lower-cased names.
+            options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                    .setCertPath(tls.certificatePem().toString()).setKeyPath(tls.keyPem().toString()));
+        }
+        this.https = tls != null;
+        this.server = vertx.createHttpServer(options).requestHandler(this::handle);
         await(server.listen().toCompletionStage().toCompletableFuture());
     }
 
-    /** Starts on {@code port} (0: any free port). */
+    /**
+     * The server's certificate and key (PEM files) and what the notifier trusts when it posts to an https notify URL
+     * (null: the JVM's default).
+     */
+    public record TlsFiles(Path certificatePem, Path keyPem, SSLContext notifyTrust) {
+    }
+
+    /** Starts on {@code port} (0: any free port), over plain HTTP. */
     public static WechatSandboxServer start(int port) {
-        return new WechatSandboxServer(port);
+        return new WechatSandboxServer(port, null);
+    }
+
+    /** Starts on {@code port} (0: any free port), serving HTTPS with the given certificate, as WeChat's API host. */
+    public static WechatSandboxServer startHttps(int port, TlsFiles tls) {
+        return new WechatSandboxServer(port, java.util.Objects.requireNonNull(tls));
     }
 
     /** Where the service's SDK is sent instead of https://api.mch.weixin.qq.com (WeChat's paths go after it). */
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.actualPort() + ROOT;
+        return (https ? "https" : "http") + "://127.0.0.1:" + server.actualPort() + ROOT;
     }
 
     public int port() {

@@ -16,11 +16,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.shop.orders.testsupport.TestTls;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.service.payments.model.Transaction;
@@ -31,7 +34,7 @@ import com.wechat.pay.java.service.payments.nativepay.NativePayService;
  * unchanged: prepay, query, close (a signed 204), the buyer's payment over the sandbox's HTTP API and its notify
  * read by the SDK's NotificationParser (signature verified, resource decrypted), and fault knobs set over HTTP. The
  * SDK finds the Wechatpay-* headers only under their exact names, so every verified answer here is also the check
- * that the server does not rewrite them.
+ * that the server does not rewrite them. Over HTTPS too, as WeChat's host and the notify URLs it requires.
  */
 class WechatSandboxServerTest {
 
@@ -121,6 +124,29 @@ class WechatSandboxServerTest {
         assertEquals(2, sandbox.trades().calls(WechatGateway.QUERY, no));
         assertEquals(400, sandboxApi("PUT", "/faults", "{\"methods\":{\"nope\":{\"httpStatus\":500}}}")
                 .statusCode());
+    }
+
+    @Test
+    void overHttpsAsWechatsHostAndToAnHttpsNotifyUrl() throws Exception {
+        TestTls tls = TestTls.generate(Path.of("target", "wechat-sandbox-server-tls"));
+        try (WechatSandboxServer secured = WechatSandboxServer.startHttps(0, new WechatSandboxServer.TlsFiles(
+                tls.serverCertificatePem(), tls.serverKeyPem(), tls.clientContext()));
+                WechatNotifyReceiver<Transaction> receiver = new WechatNotifyReceiver<>(
+                        WechatSandboxClients.notificationParser(WechatSandboxClients.config(secured.keys(),
+                                secured.mchid())),
+                        Transaction.class, 0, tls.serverContext())) {
+            assertTrue(secured.baseUrl().startsWith("https://"), secured.baseUrl());
+            assertTrue(receiver.url().startsWith("https://"), receiver.url());
+            NativePayService overTls = WechatSandboxClients.nativePayOverTls(
+                    WechatSandboxClients.config(secured.keys(), secured.mchid()), secured.port(),
+                    tls.clientContext(), tls.clientTrustManager());
+            String no = outTradeNo();
+            secured.pay(overTls.prepay(prepay(no, 900, receiver.url())).getCodeUrl()).orElseThrow();
+            assertEquals(Transaction.TradeStateEnum.SUCCESS, query(overTls, no).getTradeState());
+            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.received().size() == 1);
+            assertEquals(no, receiver.received().get(0).getOutTradeNo());
+            assertTrue(secured.trades().trade(no).orElseThrow().notifyAcknowledged());
+        }
     }
 
     private HttpResponse<String> sandboxApi(String method, String path, String body) throws Exception {
