@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
 import com.shop.orders.payment.alipay.SignMode;
 import com.shop.orders.sandbox.alipay.SandboxServer;
 
@@ -27,8 +29,16 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class PackagedServiceResource implements QuarkusTestResourceLifecycleManager {
 
-    private static final String DATABASE = "orders_it";
-    private static final int PORT = 18089;
+    /**
+     * Its own database and ports, overridable (-Dpackaged.database, -Dpackaged.port and -Dpackaged.management-port,
+     * which the build passes on as quarkus.http.test-port and quarkus.management.test-port, where the launcher and
+     * {@link Management} read them) so that two checkouts on one machine can run the suite at once.
+     */
+    private static final String DATABASE = System.getProperty("packaged.database", "orders_it");
+    private static final int PORT = ConfigProvider.getConfig().getOptionalValue("quarkus.http.test-port", Integer.class)
+            .orElse(18089);
+    private static final int MANAGEMENT_PORT = ConfigProvider.getConfig()
+            .getOptionalValue("quarkus.management.test-port", Integer.class).orElse(9001);
 
     private static SandboxServer sandbox;
     private static MemberTokens tokens;
@@ -48,7 +58,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             Map<String, String> config = new HashMap<>(Timings.ci().withPayTimeout(Duration.ofSeconds(5))
                     .serviceSettings());
             config.remove("shop.expiry.broker-check-max");
-            config.put("quarkus.management.port", "9001");
+            config.put("quarkus.management.port", Integer.toString(MANAGEMENT_PORT));
             config.put("quarkus.datasource.reactive.url", "mysql://127.0.0.1:3306/" + DATABASE);
             config.put("quarkus.datasource.jdbc.url", jdbcUrl());
             // The key itself rather than a file: the test build configures an in-memory key of its own under

@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * TLS for a test server the way the public internet has it: a certificate authority of the test's own, a server
@@ -86,6 +89,32 @@ public final class TestTls {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Unusable test key store " + serverKeyStore, e);
+        }
+    }
+
+    /** A client's context that trusts the test's authority only (its truststore). */
+    public SSLContext clientContext() {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] { clientTrustManager() }, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Unusable test trust store " + trustStore, e);
+        }
+    }
+
+    /** What {@link #clientContext()} trusts, for clients that take the manager too (OkHttp). */
+    public X509TrustManager clientTrustManager() {
+        try (InputStream in = Files.newInputStream(trustStore)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD.toCharArray());
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            return (X509TrustManager) trust.getTrustManagers()[0];
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Unusable test trust store " + trustStore, e);
         }
     }
 

@@ -1,7 +1,7 @@
 package com.shop.orders.sandbox.wechat;
 
 /** The buyer's wallet refuses to scan or pay this code, and says why. */
-class WechatBuyerRefused extends RuntimeException {
+public class WechatBuyerRefused extends RuntimeException {
 
     WechatBuyerRefused(String reason) {
         super(reason, null, false, false);

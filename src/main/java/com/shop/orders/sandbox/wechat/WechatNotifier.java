@@ -19,8 +19,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLContext;
+
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
@@ -48,8 +51,18 @@ public class WechatNotifier {
     private final ExecutorService httpCallbacks;
     private final HttpClient http;
 
+    @Inject
     public WechatNotifier(WechatSandboxKeys keys, WechatSignedHeaders signed, WechatFaults faults,
             WechatSandboxConfig config) {
+        this(keys, signed, faults, config, null);
+    }
+
+    /**
+     * @param tls what https notify URLs are trusted by: null for the JVM's default; the sandbox outside the
+     *        application gives the authority of a test's service
+     */
+    WechatNotifier(WechatSandboxKeys keys, WechatSignedHeaders signed, WechatFaults faults,
+            WechatSandboxConfig config, SSLContext tls) {
         this.keys = keys;
         this.signed = signed;
         this.faults = faults;
@@ -57,8 +70,12 @@ public class WechatNotifier {
         this.attemptTimeout = config.notifyTimeout();
         this.timers = Executors.newSingleThreadScheduledExecutor(daemon("wechat-sandbox-notify-timer"));
         this.httpCallbacks = Executors.newCachedThreadPool(daemon("wechat-sandbox-notify-http"));
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpCallbacks)
-                .connectTimeout(attemptTimeout).build();
+        HttpClient.Builder client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .executor(httpCallbacks).connectTimeout(attemptTimeout);
+        if (tls != null) {
+            client.sslContext(tls);
+        }
+        this.http = client.build();
     }
 
     /** Starts delivering the notify of a trade that was just paid; {@code transaction} is its decrypted resource. */

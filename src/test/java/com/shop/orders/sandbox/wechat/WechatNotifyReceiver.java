@@ -8,8 +8,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.net.ssl.SSLContext;
+
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import com.wechat.pay.java.core.notification.NotificationParser;
 import com.wechat.pay.java.core.notification.RequestParam;
 
@@ -28,10 +32,22 @@ final class WechatNotifyReceiver<T> implements AutoCloseable {
     private final AtomicInteger failuresLeft;
 
     WechatNotifyReceiver(NotificationParser parser, Class<T> resource, int failuresFirst) throws IOException {
+        this(parser, resource, failuresFirst, null);
+    }
+
+    /** @param tls the server's context, for an https notify URL as WeChat requires; null for plain HTTP */
+    WechatNotifyReceiver(NotificationParser parser, Class<T> resource, int failuresFirst, SSLContext tls)
+            throws IOException {
         this.parser = parser;
         this.resource = resource;
         this.failuresLeft = new AtomicInteger(failuresFirst);
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        if (tls == null) {
+            this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } else {
+            HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            this.server = https;
+        }
         server.createContext("/notify", exchange -> {
             String body;
             try (InputStream in = exchange.getRequestBody()) {
@@ -56,7 +72,8 @@ final class WechatNotifyReceiver<T> implements AutoCloseable {
     }
 
     String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/notify";
+        return (server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:" + server.getAddress().getPort()
+                + "/notify";
     }
 
     List<T> received() {

@@ -2,6 +2,9 @@ package com.shop.orders.sandbox.wechat;
 
 import java.time.Duration;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.X509TrustManager;
+
 import com.wechat.pay.java.core.Config;
 import com.wechat.pay.java.core.RSAAutoCertificateConfig;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
@@ -50,9 +53,21 @@ final class WechatSandboxClients {
     }
 
     private static OkHttpClient toSandbox(int port) {
-        return new OkHttpClient.Builder().addInterceptor(chain -> {
+        return toSandbox(new OkHttpClient.Builder(), "http", port);
+    }
+
+    /** To a sandbox serving HTTPS under a certificate that {@code trust} trusts (its only authority). */
+    static NativePayService nativePayOverTls(Config config, int port, SSLContext tls, X509TrustManager trust) {
+        OkHttpClient ok = toSandbox(new OkHttpClient.Builder().sslSocketFactory(tls.getSocketFactory(), trust),
+                "https", port);
+        return new NativePayService.Builder().httpClient(new DefaultHttpClientBuilder().config(config).okHttpClient(ok)
+                .build()).build();
+    }
+
+    private static OkHttpClient toSandbox(OkHttpClient.Builder client, String scheme, int port) {
+        return client.addInterceptor(chain -> {
             HttpUrl url = chain.request().url();
-            HttpUrl sandbox = url.newBuilder().scheme("http").host("localhost").port(port)
+            HttpUrl sandbox = url.newBuilder().scheme(scheme).host("localhost").port(port)
                     .encodedPath(WechatGateway.PATH_PREFIX + url.encodedPath()).build();
             return chain.proceed(chain.request().newBuilder().url(sandbox).build());
         }).build();
