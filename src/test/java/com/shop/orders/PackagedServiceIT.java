@@ -456,9 +456,10 @@ class PackagedServiceIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> PackagedServiceResource.traces().spans().stream()
                 .anyMatch(span -> span.name().equals("payment confirm") && orderNo(orderId).equals(span.attribute(
                         "shop.order.no"))));
-        // The signed link's request is traced, with its query's names only.
+        // The signed link's request is traced, with its query's names only (the link names its channel since there
+        // are two).
         await().atMost(Duration.ofSeconds(10)).until(() -> PackagedServiceResource.traces().spans().stream()
-                .anyMatch(span -> "expires=?&sig=?".equals(span.attribute("url.query"))));
+                .anyMatch(span -> "channel=?&expires=?&sig=?".equals(span.attribute("url.query"))));
 
         String privateKey = PackagedServiceResource.sandbox().keys().merchantPrivateKey();
         String token = member;
