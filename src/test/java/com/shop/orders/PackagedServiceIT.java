@@ -30,6 +30,9 @@ import com.shop.orders.sandbox.alipay.MethodFault;
 import com.shop.orders.sandbox.alipay.SandboxFaults;
 import com.shop.orders.sandbox.alipay.SandboxServer;
 import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
+import com.shop.orders.sandbox.wechat.WechatBuyerRefused;
+import com.shop.orders.sandbox.wechat.WechatSandboxServer;
+import com.shop.orders.sandbox.wechat.WechatTradeView;
 import com.shop.orders.testsupport.AnotherInstance;
 import com.shop.orders.testsupport.EventStream;
 import com.shop.orders.testsupport.Members;
@@ -49,7 +52,9 @@ import io.restassured.http.ContentType;
  * payment after the close refunded, Alipay re-issuing its certificate (downloaded, checked against the root,
  * trusted), an answer under a certificate of another authority (refused, nothing changes) and a request under an
  * application certificate Alipay no longer holds (refused with its code). The fault suite and the benchmark run
- * the packaged service in public-key mode, the {@code @QuarkusTest}s in-app.
+ * the packaged service in public-key mode, the {@code @QuarkusTest}s in-app. WeChat Pay is offered beside Alipay
+ * (its sandbox a server of its own, over HTTP): paid by notify, by the probe when the notify is lost, closed on a
+ * cancel, and both wallets paid at once (one kept, the other refunded in full once).
  */
 @QuarkusIntegrationTest
 @QuarkusTestResource(value = PackagedServiceResource.class, restrictToAnnotatedClass = true)
@@ -61,6 +66,7 @@ class PackagedServiceIT {
     @AfterEach
     void resetSandboxFaults() {
         PackagedServiceResource.sandbox().faults().reset();
+        PackagedServiceResource.wechatSandbox().faults().reset();
     }
 
     @Test
@@ -76,7 +82,7 @@ class PackagedServiceIT {
         String member = PackagedServiceResource.memberToken("it-" + UUID.randomUUID().toString().substring(0, 8));
         int orderId = place(member, sku, 2);
         // The channel named in a JSON body (read by the service's own ObjectMapper: registered in the executable).
-        given().get("/api/payment-channels").then().statusCode(200).body("channels", equalTo(java.util.List.of("alipay")));
+        given().get("/api/payment-channels").then().statusCode(200).body("channels", equalTo(java.util.List.of("alipay", "wechat")));
         String qrCode = Members.as(member).contentType(ContentType.JSON).body(Map.of("channel", "alipay"))
                 .post("/api/orders/" + orderId + "/payment").then().statusCode(200).body("channel", equalTo("alipay"))
                 .extract().path("qrCode");
@@ -450,9 +456,10 @@ class PackagedServiceIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> PackagedServiceResource.traces().spans().stream()
                 .anyMatch(span -> span.name().equals("payment confirm") && orderNo(orderId).equals(span.attribute(
                         "shop.order.no"))));
-        // The signed link's request is traced, with its query's names only.
+        // The signed link's request is traced, with its query's names only (the link names its channel since there
+        // are two).
         await().atMost(Duration.ofSeconds(10)).until(() -> PackagedServiceResource.traces().spans().stream()
-                .anyMatch(span -> "expires=?&sig=?".equals(span.attribute("url.query"))));
+                .anyMatch(span -> "channel=?&expires=?&sig=?".equals(span.attribute("url.query"))));
 
         String privateKey = PackagedServiceResource.sandbox().keys().merchantPrivateKey();
         String token = member;
@@ -469,6 +476,141 @@ class PackagedServiceIT {
             });
         }
         assertEquals(java.util.List.of(), leaks);
+    }
+
+    @Test
+    void anOrderIsPaidThroughWechatPayByItsNotify() {
+        long sku = TestDb.newSku(5, "7.00");
+        String member = newMember();
+        int orderId = place(member, sku, 2);
+        WechatSandboxServer wechat = PackagedServiceResource.wechatSandbox();
+        String codeUrl = wechatCode(member, orderId);
+        wechat.pay(codeUrl).orElseThrow();
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        String outTradeNo = orderNo(orderId) + "W";
+        // The packaged service took WeChat's signed, encrypted notify and told WeChat so.
+        await().atMost(Duration.ofSeconds(10)).until(() -> wechat.trades().trade(outTradeNo).orElseThrow()
+                .notifyAcknowledged());
+        WechatTradeView trade = wechat.trades().trade(outTradeNo).orElseThrow();
+        assertEquals("SUCCESS", trade.tradeState());
+        assertEquals(1400, trade.total());
+        assertEquals("NOTIFY", TestDb.scalar("SELECT outcome FROM order_event WHERE order_no = ? AND kind = 'PAID'",
+                orderNo(orderId)));
+        assertEquals("wechat " + outTradeNo + " PAID 1", TestDb.scalar("SELECT CONCAT(channel, ' ', out_trade_no, ' ',"
+                + " status, ' ', accepted) FROM payment WHERE order_id = ? AND channel = 'wechat'", orderId));
+        assertEquals(new TestDb.SkuRow(3, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 5);
+    }
+
+    @Test
+    void aWechatPaymentWhoseNotifyIsLostIsFoundByTheProbe() {
+        long sku = TestDb.newSku(5, "4.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        WechatSandboxServer wechat = PackagedServiceResource.wechatSandbox();
+        wechat.payWithoutNotify(wechatCode(member, orderId)).orElseThrow();
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        String orderNo = orderNo(orderId);
+        WechatTradeView trade = wechat.trades().trade(orderNo + "W").orElseThrow();
+        assertEquals(0, trade.notifyAttempts());
+        assertTrue(wechat.trades().calls("query", orderNo + "W") > 0, "queried");
+        assertEquals("QUERY", TestDb.scalar("SELECT outcome FROM order_event WHERE order_no = ? AND kind = 'PAID'",
+                orderNo));
+        TestDb.assertStockInvariant(sku, 5);
+    }
+
+    @Test
+    void aMemberCancelClosesTheWechatTradeAndItsCodeIsRefusedAfterwards() {
+        long sku = TestDb.newSku(5, "3.00");
+        String member = newMember();
+        int orderId = place(member, sku, 1);
+        String orderNo = orderNo(orderId);
+        WechatSandboxServer wechat = PackagedServiceResource.wechatSandbox();
+        qrCode(member, orderId);
+        String codeUrl = wechatCode(member, orderId);
+
+        Members.as(member).post("/api/orders/" + orderId + "/cancel").then().statusCode(200)
+                .body("status", equalTo("CLOSED"));
+        assertEquals(1, wechat.trades().calls("close", orderNo + "W"));
+        assertEquals("CLOSED", wechat.trades().trade(orderNo + "W").orElseThrow().tradeState());
+        assertEquals(SandboxTradeStatus.TRADE_CLOSED,
+                PackagedServiceResource.sandbox().trades().trade(orderNo).orElseThrow().status());
+        assertThrows(WechatBuyerRefused.class, () -> wechat.pay(codeUrl));
+        assertEquals("CLOSED", status(member, orderId));
+        assertEquals(0L, TestDb.count("SELECT COUNT(*) FROM refund WHERE order_id = ?", orderId));
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+    }
+
+    /** Both codes of one order paid at the same moment: the order is paid once, the other wallet's money returned. */
+    @Test
+    void bothWalletsPaidAtOnceKeepOnePaymentAndRefundTheOtherInFullOnce() throws Exception {
+        long sku = TestDb.newSku(5, "8.00");
+        String member = newMember();
+        int orderId = place(member, sku, 2);
+        String orderNo = orderNo(orderId);
+        SandboxServer alipay = PackagedServiceResource.sandbox();
+        WechatSandboxServer wechat = PackagedServiceResource.wechatSandbox();
+        String alipayCode = qrCode(member, orderId);
+        String wechatCode = wechatCode(member, orderId);
+
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<?> alipayPaid = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            awaitLatch(start);
+            alipay.buyer().pay(alipayCode).orElseThrow();
+        });
+        java.util.concurrent.CompletableFuture<?> wechatPaid = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            awaitLatch(start);
+            wechat.pay(wechatCode).orElseThrow();
+        });
+        start.countDown();
+        java.util.concurrent.CompletableFuture.allOf(alipayPaid, wechatPaid).get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> "PAID".equals(status(member, orderId)));
+        await().atMost(Duration.ofSeconds(45)).until(() -> "SUCCEEDED".equals(TestDb.scalar(
+                "SELECT MAX(status) FROM refund WHERE order_id = ? AND cause = 'DUPLICATE_PAYMENT'", orderId)));
+        String kept = TestDb.scalar("SELECT channel FROM payment WHERE order_id = ? AND accepted", orderId);
+        String refunded = kept.equals("alipay") ? "wechat" : "alipay";
+        String refundedTrade = refunded.equals("alipay") ? orderNo : orderNo + "W";
+        assertEquals(refundedTrade, TestDb.scalar("SELECT out_trade_no FROM refund WHERE order_id = ?", orderId));
+        assertEquals("REFUNDED 16.00", TestDb.scalar("SELECT CONCAT(status, ' ', refund_amount) FROM payment"
+                + " WHERE order_id = ? AND channel = ?", orderId, refunded));
+        assertEquals("PAID", TestDb.scalar("SELECT status FROM payment WHERE order_id = ? AND channel = ?",
+                orderId, kept));
+        if (refunded.equals("alipay")) {
+            assertEquals(0, new BigDecimal("16.00").compareTo(alipay.trades().trade(orderNo).orElseThrow()
+                    .refundedAmount()));
+        } else {
+            WechatTradeView trade = wechat.trades().trade(orderNo + "W").orElseThrow();
+            assertEquals("REFUND", trade.tradeState());
+            assertEquals(1600, trade.refunded());
+            assertEquals(1, trade.refunds().size(), trade.toString());
+        }
+        // Later words of the wallets (the kept trade's notify, queries) find the refund made: one, and one payment.
+        Thread.sleep(3000);
+        assertEquals(1L, TestDb.count("SELECT COUNT(*) FROM refund WHERE order_id = ?", orderId));
+        assertEquals("PAID", status(member, orderId));
+        assertEquals(1L, TestDb.count("SELECT COUNT(*) FROM order_event WHERE order_no = ? AND kind = 'PAID'"
+                + " AND outcome = 'DUPLICATE'", orderNo));
+        assertEquals(new TestDb.SkuRow(3, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 5);
+    }
+
+    private static void awaitLatch(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String wechatCode(String member, int orderId) {
+        return Members.as(member).contentType(ContentType.JSON).body(Map.of("channel", "wechat"))
+                .post("/api/orders/" + orderId + "/payment").then().statusCode(200).body("channel", equalTo("wechat"))
+                .body("qrCode", org.hamcrest.Matchers.startsWith("weixin://wxpay/bizpayurl?pr="))
+                .extract().path("qrCode");
     }
 
     private static String newMember() {

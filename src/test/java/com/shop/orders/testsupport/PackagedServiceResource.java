@@ -14,6 +14,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import com.shop.orders.payment.alipay.SignMode;
 import com.shop.orders.sandbox.alipay.SandboxServer;
+import com.shop.orders.sandbox.wechat.WechatSandboxServer;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -25,7 +26,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * certificates given as files (public-key mode runs packaged in the fault suite and the benchmark), a JWT key pair
  * of the test's (the service verifies with the public half, the test signs member tokens with the private
  * half), and an OTLP receiver that the service exports every trace to. Redis and RocketMQ come from the suite's
- * other resources.
+ * other resources. Both wallets are offered: the WeChat Pay sandbox runs as a server of its own too, over plain
+ * HTTP (the packaged service is told connections need no TLS here, which lets its WeChat base URL and http notify
+ * URL pass the production check).
  */
 public class PackagedServiceResource implements QuarkusTestResourceLifecycleManager {
 
@@ -41,6 +44,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             .getOptionalValue("quarkus.management.test-port", Integer.class).orElse(9001);
 
     private static SandboxServer sandbox;
+    private static WechatSandboxServer wechatSandbox;
     private static MemberTokens tokens;
     private static OtlpReceiver traces;
 
@@ -50,6 +54,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             recreateDatabase();
             TestTls tls = TestTls.generate(Path.of("target", "packaged-service-tls"));
             sandbox = SandboxServer.startHttps(0, tls.serverContext(), SignMode.CERTIFICATE);
+            wechatSandbox = WechatSandboxServer.start(0);
             tokens = MemberTokens.generate(Files.createTempDirectory("packaged-service-jwt"));
             System.setProperty("test.jdbc.url", jdbcUrl());
 
@@ -78,6 +83,19 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
                     sandbox.keys().alipayCertificate()));
             config.put("shop.alipay.root-cert-path", write(certificates.resolve("alipayRootCert.crt"),
                     sandbox.keys().rootCertificate()));
+            config.put("shop.payment.channels", "alipay,wechat");
+            // The merchant's keys as production's WECHAT_* variables carry them, under their setting names.
+            Map<String, String> wechat = wechatSandbox.serviceKeys();
+            config.put("shop.wechat.mchid", wechat.get("WECHAT_MCHID"));
+            config.put("shop.wechat.appid", wechat.get("WECHAT_APPID"));
+            config.put("shop.wechat.merchant-serial", wechat.get("WECHAT_MERCHANT_SERIAL"));
+            config.put("shop.wechat.private-key", wechat.get("WECHAT_PRIVATE_KEY"));
+            config.put("shop.wechat.api-v3-key", wechat.get("WECHAT_API_V3_KEY"));
+            config.put("shop.wechat.verification", "public-key");
+            config.put("shop.wechat.public-key-id", wechat.get("WECHAT_PUBLIC_KEY_ID"));
+            config.put("shop.wechat.public-key", wechat.get("WECHAT_PUBLIC_KEY"));
+            config.put("shop.wechat.base-url", wechatSandbox.baseUrl());
+            config.put("shop.wechat.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/wechat/notify");
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
             // The machine's database and the suite's broker and Redis speak plaintext (SecuredConnectionsIT: TLS).
             config.put("shop.connections.require-tls", "false");
@@ -103,6 +121,10 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             sandbox.close();
             sandbox = null;
         }
+        if (wechatSandbox != null) {
+            wechatSandbox.close();
+            wechatSandbox = null;
+        }
         if (traces != null) {
             traces.close();
             traces = null;
@@ -115,6 +137,11 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
 
     public static SandboxServer sandbox() {
         return sandbox;
+    }
+
+    /** The WeChat Pay sandbox the service's WeChat channel calls and whose notifies it receives. */
+    public static WechatSandboxServer wechatSandbox() {
+        return wechatSandbox;
     }
 
     /** What the service exported: every trace (sampler ratio 1). */
