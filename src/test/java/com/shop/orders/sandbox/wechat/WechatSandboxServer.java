@@ -80,8 +80,9 @@ public final class WechatSandboxServer implements AutoCloseable {
     private final WechatSandboxPageResource page;
 
     private WechatSandboxServer(int port, TlsFiles tls) {
-        // Settings from the mapping's own defaults, overridable with system properties (shop.wechat-sandbox.*).
-        SmallRyeConfig settings = new SmallRyeConfigBuilder().addDefaultSources()
+        // The mapping's own defaults only: a test profile's overrides (shop.wechat-sandbox.*) are system properties
+        // while that profile runs, and must not change a sandbox started in the same JVM.
+        SmallRyeConfig settings = new SmallRyeConfigBuilder()
                 .withConverter(java.time.Duration.class, 200, new DurationConverter())
                 .withMapping(WechatSandboxConfig.class)
                 .build();
