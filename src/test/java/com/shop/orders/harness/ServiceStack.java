@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.shop.orders.sandbox.alipay.SandboxServer;
+import com.shop.orders.sandbox.wechat.WechatSandboxServer;
 import com.shop.orders.testsupport.LocalRedis;
 import com.shop.orders.testsupport.LocalRocketMq;
 import com.shop.orders.testsupport.MemberTokens;
@@ -37,9 +38,9 @@ import com.shop.orders.testsupport.Timings;
 
 /**
  * Everything a run with several replicas needs, owned by the stack: a MariaDB, a Redis and a RocketMQ name server
- * and broker of its own (free ports), the Alipay sandbox in this JVM, a JWT issuer, N packaged services as
- * separate processes, and a round-robin front over them ({@link #apiUrl()}), which is also the notify URL the
- * services give Alipay. State and logs stay under the given folder for diagnosis.
+ * and broker of its own (free ports), the Alipay and WeChat Pay sandboxes in this JVM, a JWT issuer, N packaged
+ * services as separate processes, and a round-robin front over them ({@link #apiUrl()}), which is also the notify URL
+ * the services give both wallets. State and logs stay under the given folder for diagnosis.
  *
  * <p>{@link #startSecured Secured}, it runs as production does: every server serves TLS only, under an authority of
  * the stack's own; each is reached as a named user with only the rights the service needs (the database's service
@@ -95,6 +96,8 @@ public final class ServiceStack implements AutoCloseable {
     private LocalRedis redis;
     private LocalRocketMq rocketMq;
     private SandboxServer sandbox;
+    /** The WeChat Pay sandbox, null on a secured stack (whose services offer Alipay only, see configureReplicas). */
+    private WechatSandboxServer wechatSandbox;
     private MemberTokens tokens;
     private FrontProxy front;
     private final Map<String, String> replicaEnv = new LinkedHashMap<>();
@@ -179,6 +182,9 @@ public final class ServiceStack implements AutoCloseable {
             redis = tls == null ? LocalRedis.startNew()
                     : LocalRedis.startSecured(tls, REDIS_USER, REDIS_PASSWORD, plaintextToo);
             sandbox = SandboxServer.start(0);
+            if (tls == null) {
+                wechatSandbox = WechatSandboxServer.start(0);
+            }
             tokens = MemberTokens.generate(dir);
             front = new FrontProxy(() -> Collections.unmodifiableList(replicas));
         } finally {
@@ -232,6 +238,14 @@ public final class ServiceStack implements AutoCloseable {
         env.put("ALIPAY_NOTIFY_URL", front.url() + "/api/payments/alipay/notify");
         env.put("ALIPAY_SELLER_ID", SELLER_ID);
         env.putAll(sandbox.serviceKeys());
+        if (wechatSandbox != null) {
+            // Both wallets. WeChat's SDK is sent to the sandbox by shop.wechat.base-url, a setting production refuses
+            // unless REQUIRE_TLS=false: a secured stack's services offer Alipay only.
+            env.put("PAYMENT_CHANNELS", "alipay,wechat");
+            env.putAll(wechatSandbox.serviceKeys());
+            env.put("WECHAT_NOTIFY_URL", front.url() + "/api/payments/wechat/notify");
+            replicaSettings.put("shop.wechat.base-url", wechatSandbox.baseUrl());
+        }
         env.put("QR_URL_SECRET", QR_URL_SECRET);
         env.put("JWT_ISSUER", tokens.issuer());
         env.put("JWT_AUDIENCE", tokens.audience());
@@ -343,6 +357,14 @@ public final class ServiceStack implements AutoCloseable {
 
     public SandboxServer sandbox() {
         return sandbox;
+    }
+
+    /** The WeChat Pay sandbox; a secured stack has none (its services offer Alipay only). */
+    public WechatSandboxServer wechatSandbox() {
+        if (wechatSandbox == null) {
+            throw new IllegalStateException("a secured stack's services offer Alipay only: no WeChat Pay sandbox");
+        }
+        return wechatSandbox;
     }
 
     public MemberTokens tokens() {
@@ -499,6 +521,7 @@ public final class ServiceStack implements AutoCloseable {
         });
         quietly(front);
         quietly(sandbox);
+        quietly(wechatSandbox);
         if (rocketMq != null) {
             try {
                 rocketMq.stop();
