@@ -40,6 +40,12 @@ public class PaymentChannels {
         });
     }
 
+    /**
+     * Alipay, the channel of every trade before there were channels: of a payment request that names none (when
+     * offered), of a trade recorded without one, and the one whose QR links sign what they signed before.
+     */
+    public static final String ORIGINAL = "alipay";
+
     /** The channels buyers may pay with, as configured. */
     public List<String> offered() {
         return offered;
@@ -47,7 +53,7 @@ public class PaymentChannels {
 
     /** The channel of a payment request that names none: Alipay, as before there were channels, when it is offered. */
     public String defaultChannel() {
-        return offered.contains("alipay") ? "alipay" : offered.get(0);
+        return offered.contains(ORIGINAL) ? ORIGINAL : offered.get(0);
     }
 
     /** An offered channel for a new trade; empty when the shop does not offer it. */

@@ -14,7 +14,7 @@ public interface PaymentConfig {
      * The channels this shop offers buyers, by their API names (alipay, wechat); a request without a channel gets
      * Alipay when it is offered, else the first. Each needs its own settings (shop.alipay.*, shop.wechat.*).
      */
-    @WithDefault("alipay")
+    @WithDefault(PaymentChannels.ORIGINAL)
     List<String> channels();
 
     /**

@@ -41,8 +41,6 @@ public class PaymentConfirmation {
 
     private static final Logger LOG = Logger.getLogger(PaymentConfirmation.class);
     private static final int DEADLOCK_RETRIES = 3;
-    /** The channel of an order whose trade was never recorded (earlier versions): Alipay, numbered as the order. */
-    private static final String LEGACY_CHANNEL = "alipay";
 
     public enum Outcome {
         PAID_NOW,
@@ -128,7 +126,7 @@ public class PaymentConfirmation {
     }
 
     private Uni<Payment> recordPayment(Order order, Payment recorded, PaidTrade trade, Source source, Instant paidAt) {
-        String channel = recorded != null ? recorded.channel : LEGACY_CHANNEL;
+        String channel = recorded != null ? recorded.channel : PaymentChannels.ORIGINAL;
         return events.record(order.orderNo, OrderEvents.Kind.PAID, source.name(), "by the "
                 + (source == Source.NOTIFY ? "notify" : "trade query") + ", " + channel + " trade " + trade.tradeNo())
                 .chain(() -> orders.items(order.id))
@@ -143,8 +141,8 @@ public class PaymentConfirmation {
         if (recorded != null) {
             return payments.markAccepted(recorded.id, trade.tradeNo(), trade.amount(), paidAt).replaceWith(recorded);
         }
-        return payments.recordUnacceptedPayment(null, order.id, order.orderNo, LEGACY_CHANNEL, trade.tradeNo(),
-                trade.amount(), paidAt).invoke(payment -> payment.accepted = true);
+        return payments.recordUnacceptedPayment(null, order.id, order.orderNo, PaymentChannels.ORIGINAL,
+                trade.tradeNo(), trade.amount(), paidAt).invoke(payment -> payment.accepted = true);
     }
 
     /**
@@ -183,6 +181,6 @@ public class PaymentConfirmation {
     }
 
     private static String channelOf(Applied applied) {
-        return applied.payment() != null ? applied.payment().channel : LEGACY_CHANNEL;
+        return applied.payment() != null ? applied.payment().channel : PaymentChannels.ORIGINAL;
     }
 }

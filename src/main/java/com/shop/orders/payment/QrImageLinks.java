@@ -60,7 +60,8 @@ public class QrImageLinks {
 
     /** Alipay's links sign what they signed before there were channels, so that both versions take each other's. */
     private static String signed(long orderId, String channel, long expires) {
-        return "alipay".equals(channel) ? orderId + ":" + expires : orderId + ":" + channel + ":" + expires;
+        return PaymentChannels.ORIGINAL.equals(channel) ? orderId + ":" + expires
+                : orderId + ":" + channel + ":" + expires;
     }
 
     private String sign(String message) {

@@ -13,6 +13,7 @@ import com.shop.orders.order.OrderEvents;
 import com.shop.orders.order.OrderRepository;
 import com.shop.orders.payment.PaidTrade;
 import com.shop.orders.payment.Payment;
+import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentRefunds;
 import com.shop.orders.payment.PaymentRepository;
 
@@ -79,7 +80,7 @@ public class ServiceRefunds implements PaymentRefunds {
                         ? Uni.createFrom().<Refund>nullItem()
                         : (trade == null ? Uni.createFrom().<Payment>nullItem() : payments.findByIdLocked(trade.id))
                                 .chain(current -> payments.recordUnacceptedPayment(current, order.id, order.orderNo,
-                                        "alipay", paid.tradeNo(), paid.amount(), now))
+                                        PaymentChannels.ORIGINAL, paid.tradeNo(), paid.amount(), now))
                                 .call(() -> cause == RefundCause.DUPLICATE_PAYMENT
                                         ? events.record(order.orderNo, OrderEvents.Kind.PAID, "DUPLICATE",
                                                 "trade " + outTradeNo + " paid too: refunded in full")
@@ -90,7 +91,7 @@ public class ServiceRefunds implements PaymentRefunds {
                     if (opened == null) {
                         return Uni.createFrom().voidItem();
                     }
-                    metrics.automatic(cause, trade != null ? trade.channel : "alipay");
+                    metrics.automatic(cause, trade != null ? trade.channel : PaymentChannels.ORIGINAL);
                     LOG.warnf("Order %s: trade %s was %s: refunding %s", order.orderNo, outTradeNo, reason,
                             paid.amount());
                     return sender.send(opened);

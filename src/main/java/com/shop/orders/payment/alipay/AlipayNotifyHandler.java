@@ -11,17 +11,12 @@ import org.jboss.logging.Logger;
 import com.alipay.api.AlipayApiException;
 import com.alipay.api.internal.util.AlipaySignature;
 
+import com.shop.orders.order.OrderEvents;
+import com.shop.orders.payment.NotifiedPayments;
 import com.shop.orders.payment.PaidTrade;
 import com.shop.orders.payment.PaymentConfirmation;
-import com.shop.orders.order.OrderEvents;
-import com.shop.orders.order.OrderRepository;
-import com.shop.orders.tracing.Spans;
-import com.shop.orders.tracing.TraceContexts;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -36,20 +31,16 @@ public class AlipayNotifyHandler {
 
     private final AlipayTrust trust;
     private final AlipayConfig config;
-    private final PaymentConfirmation confirmation;
+    private final NotifiedPayments notified;
     private final OrderEvents events;
-    private final OrderRepository orders;
-    private final Spans spans;
     private final MeterRegistry registry;
 
-    public AlipayNotifyHandler(AlipayTrust trust, AlipayConfig config, PaymentConfirmation confirmation,
-            OrderEvents events, OrderRepository orders, Spans spans, MeterRegistry registry) {
+    public AlipayNotifyHandler(AlipayTrust trust, AlipayConfig config, NotifiedPayments notified, OrderEvents events,
+            MeterRegistry registry) {
         this.trust = trust;
         this.config = config;
-        this.confirmation = confirmation;
+        this.notified = notified;
         this.events = events;
-        this.orders = orders;
-        this.spans = spans;
         this.registry = registry;
     }
 
@@ -78,24 +69,11 @@ public class AlipayNotifyHandler {
         if (orderNo == null || !status.isPaid()) {
             return accepted("not_paid", orderNo, params);
         }
-        return confirmInCheckoutTrace(new PaidTrade(orderNo, params.get("trade_no"), amount, null))
+        return notified.confirm(new PaidTrade(orderNo, params.get("trade_no"), amount, null), orderNo)
                 .chain(outcome -> switch (outcome) {
                     case AMOUNT_MISMATCH -> rejected("amount", orderNo);
                     case UNKNOWN_ORDER -> rejected("unknown_order", orderNo);
                     default -> accepted(outcome.name().toLowerCase(), orderNo, params);
-                });
-    }
-
-    /**
-     * Alipay's notify carries no trace context: the payment is recorded in a span that continues the trace that placed
-     * the order (the checkout it completes), linked to the notify's own request.
-     */
-    private Uni<PaymentConfirmation.Outcome> confirmInCheckoutTrace(PaidTrade trade) {
-        return Panache.withSession(() -> orders.traceParentOf(trade.outTradeNo()))
-                .chain(placedIn -> {
-                    Span span = spans.startContinuing("payment confirm", SpanKind.INTERNAL, TraceContexts.parse(placedIn));
-                    span.setAttribute(Spans.ORDER_NO, trade.outTradeNo());
-                    return spans.within(span, () -> confirmation.confirm(trade, PaymentConfirmation.Source.NOTIFY));
                 });
     }
 

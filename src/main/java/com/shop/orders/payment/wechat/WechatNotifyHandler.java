@@ -7,16 +7,11 @@ import org.jboss.logging.Logger;
 import com.wechat.pay.java.service.payments.model.Transaction;
 
 import com.shop.orders.order.OrderEvents;
-import com.shop.orders.order.OrderRepository;
+import com.shop.orders.payment.NotifiedPayments;
 import com.shop.orders.payment.PaidTrade;
 import com.shop.orders.payment.PaymentConfirmation;
-import com.shop.orders.tracing.Spans;
-import com.shop.orders.tracing.TraceContexts;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -32,20 +27,16 @@ public class WechatNotifyHandler {
 
     private final WechatNotifyReader reader;
     private final WechatConfig config;
-    private final PaymentConfirmation confirmation;
+    private final NotifiedPayments notified;
     private final OrderEvents events;
-    private final OrderRepository orders;
-    private final Spans spans;
     private final MeterRegistry registry;
 
-    public WechatNotifyHandler(WechatNotifyReader reader, WechatConfig config, PaymentConfirmation confirmation,
-            OrderEvents events, OrderRepository orders, Spans spans, MeterRegistry registry) {
+    public WechatNotifyHandler(WechatNotifyReader reader, WechatConfig config, NotifiedPayments notified,
+            OrderEvents events, MeterRegistry registry) {
         this.reader = reader;
         this.config = config;
-        this.confirmation = confirmation;
+        this.notified = notified;
         this.events = events;
-        this.orders = orders;
-        this.spans = spans;
         this.registry = registry;
     }
 
@@ -77,25 +68,12 @@ public class WechatNotifyHandler {
         } catch (RuntimeException e) {
             return rejected(400, "unreadable", "transaction unreadable", orderNo);
         }
-        return confirmInCheckoutTrace(paid, orderNo).chain(outcome -> switch (outcome) {
+        return notified.confirm(paid, orderNo).chain(outcome -> switch (outcome) {
             case AMOUNT_MISMATCH -> rejected(400, "amount", "amount is not the order's total", orderNo);
             case UNKNOWN_ORDER -> rejected(400, "unknown_order", "no such trade", orderNo);
             // Paid now, paid before (a duplicate), refunded (paid after the order closed, or on another channel).
             default -> accepted(outcome.name().toLowerCase(), orderNo, transaction.getTradeState().name());
         });
-    }
-
-    /**
-     * WeChat's notify carries no trace context: the payment is recorded in a span that continues the trace that
-     * placed the order (the checkout it completes), linked to the notify's own request.
-     */
-    private Uni<PaymentConfirmation.Outcome> confirmInCheckoutTrace(PaidTrade trade, String orderNo) {
-        return Panache.withSession(() -> orders.traceParentOf(orderNo))
-                .chain(placedIn -> {
-                    Span span = spans.startContinuing("payment confirm", SpanKind.INTERNAL, TraceContexts.parse(placedIn));
-                    span.setAttribute(Spans.ORDER_NO, orderNo);
-                    return spans.within(span, () -> confirmation.confirm(trade, PaymentConfirmation.Source.NOTIFY));
-                });
     }
 
     private Uni<NotifyAnswer> unverified(WechatNotifyReader.Refused refused) {

@@ -1,6 +1,6 @@
 package com.shop.orders.sandbox.alipay;
 
-import com.shop.orders.sandbox.ErrorAnswer;
+import com.shop.orders.sandbox.FaultKnobChange;
 import io.quarkus.arc.profile.IfBuildProfile;
 import io.smallrye.common.annotation.NonBlocking;
 import jakarta.ws.rs.Consumes;
@@ -35,15 +35,7 @@ public class FaultsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @NonBlocking
     public Response change(FaultSettings settings) {
-        if (settings == null) {
-            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "a JSON body is required");
-        }
-        try {
-            settings.applyTo(faults);
-        } catch (IllegalArgumentException e) {
-            return ErrorAnswer.of(Response.Status.BAD_REQUEST, e.getMessage());
-        }
-        return Response.ok(FaultSettings.of(faults)).build();
+        return FaultKnobChange.apply(settings, knobs -> knobs.applyTo(faults), () -> FaultSettings.of(faults));
     }
 
     @DELETE

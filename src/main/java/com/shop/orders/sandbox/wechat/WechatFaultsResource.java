@@ -9,7 +9,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import com.shop.orders.sandbox.ErrorAnswer;
+import com.shop.orders.sandbox.FaultKnobChange;
 
 import io.quarkus.arc.profile.IfBuildProfile;
 import io.smallrye.common.annotation.NonBlocking;
@@ -37,15 +37,7 @@ public class WechatFaultsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @NonBlocking
     public Response change(WechatFaultSettings settings) {
-        if (settings == null) {
-            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "a JSON body is required");
-        }
-        try {
-            settings.applyTo(faults);
-        } catch (IllegalArgumentException e) {
-            return ErrorAnswer.of(Response.Status.BAD_REQUEST, e.getMessage());
-        }
-        return Response.ok(WechatFaultSettings.of(faults)).build();
+        return FaultKnobChange.apply(settings, knobs -> knobs.applyTo(faults), () -> WechatFaultSettings.of(faults));
     }
 
     @DELETE
