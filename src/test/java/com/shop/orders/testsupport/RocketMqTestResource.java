@@ -13,22 +13,20 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * transaction checks fast enough for tests: first check after 1 s, then every 1 s, at most 5 (fewer than an
  * order's pay window in tests lasts, so that every order's expiry message is renewed once).
  *
- * <p>A broker already started in this JVM (system properties of {@link LocalRocketMq#start()}) is reused and then
- * left running for its owner to stop. Tests can stop/restart the broker with {@code LocalRocketMq.current()}.
+ * <p>One broker serves the whole run: a broker already started in this JVM (system properties of
+ * {@link LocalRocketMq#start()}) is reused, and the one started here is left running when Quarkus stops the resources
+ * (a test profile restarts the application, not the broker: starting one takes a large part of a minute) and stopped
+ * when the JVM exits (LocalRocketMq's shutdown hook). Tests can stop/restart the broker with
+ * {@code LocalRocketMq.current()}.
  */
 public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager {
 
     public static final int TEST_CHECK_MAX = 5;
 
-    private LocalRocketMq rocketMq;
-    private boolean owner;
-
     @Override
     public Map<String, String> start() {
-        LocalRocketMq running = LocalRocketMq.currentIfRunning();
-        if (running != null) {
-            rocketMq = running;
-            owner = false;
+        LocalRocketMq rocketMq = LocalRocketMq.currentIfRunning();
+        if (rocketMq != null) {
             rocketMq.startBroker(); // no-op when running; a previous test may have left it stopped
         } else {
             rocketMq = LocalRocketMq.create()
@@ -37,7 +35,6 @@ public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager
                     .transactionCheckMax(TEST_CHECK_MAX)
                     .transactionOpBatchIntervalMs(200)
                     .start();
-            owner = true;
         }
         rocketMq.createTopics(topics().toArray(String[]::new));
         return Map.of(
@@ -47,10 +44,7 @@ public class RocketMqTestResource implements QuarkusTestResourceLifecycleManager
 
     @Override
     public void stop() {
-        if (rocketMq != null && owner) {
-            rocketMq.stop();
-        }
-        rocketMq = null;
+        // Kept for the next test profile's application; stopped when the JVM exits.
     }
 
     private static Set<String> topics() {
