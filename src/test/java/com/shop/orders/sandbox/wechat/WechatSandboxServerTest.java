@@ -145,7 +145,9 @@ class WechatSandboxServerTest {
             assertEquals(Transaction.TradeStateEnum.SUCCESS, query(overTls, no).getTradeState());
             await().atMost(Duration.ofSeconds(10)).until(() -> receiver.received().size() == 1);
             assertEquals(no, receiver.received().get(0).getOutTradeNo());
-            assertTrue(secured.trades().trade(no).orElseThrow().notifyAcknowledged());
+            // The sandbox records the acknowledgement once the receiver's answer is back, after the receiver has it.
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> secured.trades().trade(no).orElseThrow().notifyAcknowledged());
         }
     }
 
