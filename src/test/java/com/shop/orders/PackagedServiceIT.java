@@ -39,6 +39,7 @@ import com.shop.orders.testsupport.Members;
 import com.shop.orders.testsupport.Metrics;
 import com.shop.orders.testsupport.OtlpReceiver;
 import com.shop.orders.testsupport.PackagedServiceResource;
+import com.shop.orders.testsupport.Payments;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -607,10 +608,9 @@ class PackagedServiceIT {
     }
 
     private static String wechatCode(String member, int orderId) {
-        return Members.as(member).contentType(ContentType.JSON).body(Map.of("channel", "wechat"))
-                .post("/api/orders/" + orderId + "/payment").then().statusCode(200).body("channel", equalTo("wechat"))
-                .body("qrCode", org.hamcrest.Matchers.startsWith("weixin://wxpay/bizpayurl?pr="))
-                .extract().path("qrCode");
+        String codeUrl = Payments.requestQr(member, orderId, "wechat");
+        assertTrue(codeUrl.startsWith("weixin://wxpay/bizpayurl?pr="), codeUrl);
+        return codeUrl;
     }
 
     private static String newMember() {

@@ -89,12 +89,16 @@ class MonitoredMetricsTest {
         assertTrue(checked > 0, "no histogram_quantile(...) > bound among the rules");
     }
 
-    /** The exposition after a little traffic: an order cancelled, one paid through the Alipay sandbox. */
+    /**
+     * The exposition after a little traffic: an order cancelled after asking for a WeChat Pay code, one paid through
+     * the Alipay sandbox.
+     */
     private static synchronized String exposition() {
         if (exposition == null) {
             long sku = TestDb.newSku(10, "3.50");
             String member = newMemberToken();
             int cancelled = Payments.placeOrder(member, sku, 1);
+            Payments.requestQr(member, cancelled, "wechat");
             as(member).post("/api/orders/" + cancelled + "/cancel").then().statusCode(200);
             int paid = Payments.placeOrder(member, sku, 2);
             Payments.pay(Payments.requestQr(member, paid));

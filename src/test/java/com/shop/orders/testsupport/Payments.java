@@ -2,6 +2,7 @@ package com.shop.orders.testsupport;
 
 import static com.shop.orders.testsupport.Members.as;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.util.Map;
 
@@ -24,6 +25,13 @@ public final class Payments {
 
     public static String requestQr(String member, int orderId) {
         return as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(200).extract().path("qrCode");
+    }
+
+    /** The QR code of the order's trade on this channel (alipay, wechat), the channel's answer checked. */
+    public static String requestQr(String member, int orderId, String channel) {
+        return as(member).contentType(ContentType.JSON).body(Map.of("channel", channel))
+                .post("/api/orders/" + orderId + "/payment").then().statusCode(200).body("channel", equalTo(channel))
+                .extract().path("qrCode");
     }
 
     public static void scan(String qrCode) {

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +26,7 @@ import com.shop.orders.sandbox.wechat.WechatSandboxKeys;
 import com.shop.orders.sandbox.wechat.WechatTradeView;
 import com.shop.orders.sandbox.wechat.WechatTrades;
 import com.shop.orders.testsupport.Concurrently;
+import com.shop.orders.testsupport.Payments;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -116,10 +118,9 @@ class WechatPaymentFlowTest {
     }
 
     private static String requestWechat(String member, int orderId) {
-        return as(member).contentType(ContentType.JSON).body("{\"channel\":\"wechat\"}")
-                .post("/api/orders/" + orderId + "/payment").then().statusCode(200)
-                .body("channel", equalTo("wechat")).body("qrCode", startsWith("weixin://wxpay/bizpayurl?pr="))
-                .extract().path("qrCode");
+        String codeUrl = Payments.requestQr(member, orderId, "wechat");
+        assertTrue(codeUrl.startsWith("weixin://wxpay/bizpayurl?pr="), codeUrl);
+        return codeUrl;
     }
 
     /** The notify WeChat sends for the order's trade once paid, saying {@code fen} were paid. */
