@@ -20,9 +20,9 @@ import com.shop.orders.testsupport.PaidEvents;
 
 /**
  * design.md's invariants for one set of orders and SKUs, and the purchase limits' for every member, checked by
- * SQL against the services' database and against the sandbox's trades and the "order paid" events seen on the
- * broker. Every finding is a line in {@link Result#violations()}. Public for the benchmark's per-bucket check
- * ({@link #buckets}).
+ * SQL against the services' database and against both wallets' sandboxes (Alipay's and WeChat Pay's trades, by
+ * the payment rows' channel and out_trade_no) and the "order paid" events seen on the broker. Every finding is a
+ * line in {@link Result#violations()}. Public for the benchmark's per-bucket check ({@link #buckets}).
  */
 public final class Invariants {
 
