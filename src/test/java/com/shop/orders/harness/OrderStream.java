@@ -195,6 +195,11 @@ final class OrderStream {
         return Duration.ofNanos(raceSkewNanos.get());
     }
 
+    /** Race orders whose payments are over: raced, or not (see {@link #notRaced}). */
+    int raceDecided() {
+        return raced.size() + notRaced.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
     /** The numbers of the race orders whose two codes were both paid. */
     java.util.Set<String> raced() {
         return raced;

@@ -552,7 +552,9 @@ class ReplicaFaultsIT {
         CompletableFuture<Instant> killed = new CompletableFuture<>();
         Thread killer = new Thread(() -> {
             try {
-                Pause.of(SCALE.raceSpread().dividedBy(2));
+                // Halfway through the payments: once half of the orders have been paid (or could not be).
+                Awaitility.await().atMost(SCALE.raceSpread().plusSeconds(30)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> stream.raceDecided() >= orders / 2);
                 victim.kill();
                 killed.complete(Instant.now());
             } catch (RuntimeException | Error e) {
@@ -592,8 +594,9 @@ class ReplicaFaultsIT {
         violations.addAll(DayReconciliation.violationsSince(stack, began));
         violations.addAll(injected.violations());
         violations.addAll(stream.unexpected());
-        // Some orders may not be raced on a loaded machine (a code asked for as the window closed): most must be.
-        if (stream.acted(OrderStream.Kind.BOTH_WALLETS) < orders / 2) {
+        // Some orders may not be raced on a loaded machine (both codes offered only as the window closed, when a wallet
+        // refuses its buyer): a quarter at least must be.
+        if (stream.acted(OrderStream.Kind.BOTH_WALLETS) < Math.max(2, orders / 4)) {
             violations.add("only " + stream.acted(OrderStream.Kind.BOTH_WALLETS) + " of " + orders
                     + " orders paid on both wallets");
         }
