@@ -15,26 +15,76 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
-import com.shop.orders.sandbox.alipay.TradeSnapshot;
 import com.shop.orders.testsupport.AllowanceInvariant;
 import com.shop.orders.testsupport.PaidEvents;
 
 /**
  * design.md's invariants for one set of orders and SKUs, and the purchase limits' for every member, checked by
- * SQL against the services' database and against the sandbox's trades and the "order paid" events seen on the
- * broker. Every finding is a line in {@link Result#violations()}. Public for the benchmark's per-bucket check
- * ({@link #buckets}).
+ * SQL against the services' database and against both wallets' sandboxes (Alipay's and WeChat Pay's trades, by
+ * the payment rows' channel and out_trade_no) and the "order paid" events seen on the broker. Every finding is a
+ * line in {@link Result#violations()}. Public for the benchmark's per-bucket check ({@link #buckets}).
  */
 public final class Invariants {
 
+    /** @param refunded what the order's accepted trade gave back (payment.refund_amount), null for none */
     record OrderRow(long id, String orderNo, String status, String closeReason, BigDecimal amount, boolean paidAt,
-                    boolean closedAt, Long latenessMicros, int outboxRows, int outboxUnpublished, BigDecimal refunded,
-                    boolean offered) {
+                    boolean closedAt, Long latenessMicros, int outboxRows, int outboxUnpublished, BigDecimal refunded) {
     }
 
+    /**
+     * One of an order's trades as the service recorded it: its payment row (status, accepted, paid_amount, whether
+     * its QR code was stored, that is offered) and the refunds of its out_trade_no by status.
+     */
+    record TradeRow(String channel, String outTradeNo, String status, boolean accepted, BigDecimal paid,
+                    boolean offered, BigDecimal refunded, int refunds) {
+
+        /** Paid less refunded: the buyer's money the service holds on this trade by its own books. */
+        BigDecimal kept() {
+            return (paid == null ? BigDecimal.ZERO : paid).subtract(refunded);
+        }
+    }
+
+    /** A trade here (null: no payment row) and at its wallet (null: the wallet has none under that number). */
+    private record Trade(String channel, String outTradeNo, TradeRow here, WalletTrade wallet) {
+
+        boolean accepted() {
+            return here != null && here.accepted();
+        }
+
+        boolean offered() {
+            return here != null && here.offered();
+        }
+
+        BigDecimal keptHere() {
+            return here == null ? BigDecimal.ZERO : here.kept();
+        }
+
+        BigDecimal keptAtWallet() {
+            return wallet == null ? BigDecimal.ZERO : wallet.kept();
+        }
+
+        int refundsHere() {
+            return here == null ? 0 : here.refunds();
+        }
+
+        int refundsAtWallet() {
+            return wallet == null ? 0 : wallet.refunds();
+        }
+
+        @Override
+        public String toString() {
+            return wallet != null ? wallet.toString() : channel + " " + outTradeNo + " (no trade at the wallet)";
+        }
+    }
+
+    /**
+     * @param keptHere      paid less refunded by the service's books, over every trade of the orders
+     * @param keptAtWallets the same at both wallets' sandboxes
+     * @param refunds       trades that took money but did not pay their order, refunded in full
+     */
     record Result(List<String> violations, Map<String, Integer> statuses, List<Long> latenessMillis,
-                  long eventDeliveries, long eventDuplicates, int refunds, int unofferedQrCodes) {
+                  long eventDeliveries, long eventDuplicates, int refunds, int unofferedQrCodes, BigDecimal keptHere,
+                  BigDecimal keptAtWallets) {
 
         long latenessPercentile(double p) {
             if (latenessMillis.isEmpty()) {
@@ -53,6 +103,12 @@ public final class Invariants {
     private Invariants() {
     }
 
+    /**
+     * Every order decided once, its stock and events as its status says, and its money: a PAID (or REFUNDED) order
+     * has exactly one accepted trade, paid at its wallet for the order's amount; a CLOSED one none; every other
+     * trade is unpaid at its wallet or refunded there in full, and a closed order's offered code is unpayable; on
+     * every trade the money here (paid less SUCCEEDED refunds) equals the money at its wallet, in as many refunds.
+     */
     static Result check(ServiceStack stack, Collection<OrderStream.Placed> orders, Collection<Long> skus,
                         PaidEvents events, Duration latenessBound) {
         List<String> violations = new ArrayList<>();
@@ -63,14 +119,43 @@ public final class Invariants {
         long duplicates = 0;
         int refunds = 0;
         int unofferedQrCodes = 0;
-        List<OrderRow> rows = orders(stack, orders.stream().map(OrderStream.Placed::id).toList());
+        BigDecimal keptHere = BigDecimal.ZERO;
+        BigDecimal keptAtWallets = BigDecimal.ZERO;
+        List<Long> ids = orders.stream().map(OrderStream.Placed::id).toList();
+        List<OrderRow> rows = orders(stack, ids);
+        Map<Long, List<TradeRow>> tradeRows = trades(stack, ids);
         if (rows.size() != orders.size()) {
             violations.add("orders placed " + orders.size() + ", found in the database " + rows.size());
         }
         for (OrderRow o : rows) {
             String label = o.orderNo() + " (" + o.status() + (o.closeReason() == null ? "" : "/" + o.closeReason()) + ")";
             statuses.merge(o.status() + (o.closeReason() == null ? "" : "/" + o.closeReason()), 1, Integer::sum);
-            Optional<TradeSnapshot> trade = stack.sandbox().trades().trade(o.orderNo());
+            List<Trade> trades = trades(stack, o.orderNo(), tradeRows.getOrDefault(o.id(), List.of()));
+            List<Trade> accepted = trades.stream().filter(Trade::accepted).toList();
+            Optional<WalletTrade> paidBy = accepted.size() == 1 ? Optional.ofNullable(accepted.get(0).wallet())
+                    : Optional.empty();
+            for (Trade t : trades) {
+                violations.addAll(money(label, t));
+                keptHere = keptHere.add(t.keptHere());
+                keptAtWallets = keptAtWallets.add(t.keptAtWallet());
+                if (t.accepted() || t.wallet() == null) {
+                    continue;
+                }
+                if (t.wallet().paid()) {
+                    if (t.keptAtWallet().signum() != 0) {
+                        violations.add(label + ": " + t + " took money that did not pay the order, not refunded");
+                    } else {
+                        refunds++;
+                    }
+                } else if (t.wallet().payable() && "CLOSED".equals(o.status())) {
+                    if (t.offered()) {
+                        violations.add(label + ": order decided but the code it offered is still payable: " + t);
+                    } else {
+                        // Created at the wallet, but its answer never reached the service: no one was given its code.
+                        unofferedQrCodes++;
+                    }
+                }
+            }
             long delivered = deliveries.getOrDefault(o.orderNo(), 0L);
             eventDeliveries += delivered;
             switch (o.status()) {
@@ -80,9 +165,12 @@ public final class Invariants {
                         violations.add(label + ": PAID with paid_at=" + o.paidAt() + " closed_at=" + o.closedAt()
                                 + " close_reason=" + o.closeReason() + " (two transitions?)");
                     }
-                    if (trade.isEmpty() || trade.get().status() != SandboxTradeStatus.TRADE_SUCCESS
-                            || trade.get().totalAmount().compareTo(o.amount()) != 0) {
-                        violations.add(label + ": PAID without a paid trade of its amount at Alipay: " + trade.orElse(null));
+                    if (accepted.size() != 1) {
+                        violations.add(label + ": PAID with " + accepted.size() + " accepted trades: " + trades);
+                    } else if (paidBy.isEmpty() || !paidBy.get().paid()
+                            || paidBy.get().total().compareTo(o.amount()) != 0) {
+                        violations.add(label + ": PAID without a paid trade of its amount at its wallet: "
+                                + accepted.get(0));
                     }
                     if (o.outboxRows() != 1) {
                         violations.add(label + ": " + o.outboxRows() + " 'order paid' outbox rows (one transition -> one)");
@@ -104,30 +192,8 @@ public final class Invariants {
                         violations.add(label + ": CLOSED but " + o.outboxRows() + " outbox rows, " + delivered
                                 + " 'order paid' events");
                     }
-                    if (trade.isPresent()) {
-                        TradeSnapshot t = trade.get();
-                        if (t.status() == SandboxTradeStatus.TRADE_SUCCESS) {
-                            boolean refundedAtAlipay = t.refundedAmount() != null
-                                    && t.refundedAmount().compareTo(t.totalAmount()) >= 0;
-                            if (!refundedAtAlipay) {
-                                violations.add(label + ": paid trade at Alipay, order CLOSED and not refunded: " + t);
-                            } else if (o.refunded() == null || o.refunded().compareTo(t.totalAmount()) < 0) {
-                                violations.add(label + ": refunded at Alipay but the refund is not recorded");
-                            } else {
-                                refunds++;
-                            }
-                        } else if ((t.status() == SandboxTradeStatus.AWAITING_SCAN
-                                || t.status() == SandboxTradeStatus.WAIT_BUYER_PAY)
-                                && java.time.Instant.now().isBefore(t.expiresAt())) {
-                            if (o.offered()) {
-                                violations.add(label + ": order closed but the QR code it offered is still payable: "
-                                        + t.status());
-                            } else {
-                                // Precreated at Alipay, but the answer never reached the service (a timeout):
-                                // no one was given this QR code.
-                                unofferedQrCodes++;
-                            }
-                        }
+                    if (!accepted.isEmpty()) {
+                        violations.add(label + ": CLOSED with an accepted trade: " + accepted);
                     }
                     if ("EXPIRED".equals(o.closeReason()) && o.latenessMicros() != null) {
                         long ms = o.latenessMicros() / 1000;
@@ -141,16 +207,16 @@ public final class Invariants {
                     }
                 }
                 case "REFUNDED" -> {
-                    // Paid, then refunded in full (RefundStorm holds the refunds themselves to Alipay's).
+                    // Paid, then refunded in full (RefundStorm holds the refunds themselves to the wallet's).
                     if (!o.paidAt() || o.closedAt() || o.closeReason() != null) {
                         violations.add(label + ": REFUNDED with paid_at=" + o.paidAt() + " closed_at=" + o.closedAt()
                                 + " close_reason=" + o.closeReason());
                     }
-                    if (trade.isEmpty() || trade.get().refundedAmount() == null
-                            || trade.get().refundedAmount().compareTo(o.amount()) != 0
+                    if (accepted.size() != 1 || paidBy.isEmpty()
+                            || paidBy.get().refunded().compareTo(o.amount()) != 0
                             || o.refunded() == null || o.refunded().compareTo(o.amount()) != 0) {
                         violations.add(label + ": REFUNDED, recorded " + o.refunded() + " of " + o.amount()
-                                + ", Alipay's trade: " + trade.orElse(null));
+                                + ", accepted trades: " + accepted);
                     }
                     if (o.outboxRows() != 1 || o.outboxUnpublished() > 0 || delivered == 0) {
                         violations.add(label + ": REFUNDED with " + o.outboxRows() + " 'order paid' outbox rows ("
@@ -167,7 +233,75 @@ public final class Invariants {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        return new Result(violations, statuses, lateness, eventDeliveries, duplicates, refunds, unofferedQrCodes);
+        return new Result(violations, statuses, lateness, eventDeliveries, duplicates, refunds, unofferedQrCodes,
+                keptHere, keptAtWallets);
+    }
+
+    /**
+     * One trade's money: what the service holds by its books (paid less SUCCEEDED refunds) is what its wallet holds,
+     * made in as many refunds (a refund made twice at the wallet, or one made and never recorded, shows here).
+     */
+    private static List<String> money(String label, Trade t) {
+        List<String> violations = new ArrayList<>();
+        if (t.keptHere().compareTo(t.keptAtWallet()) != 0) {
+            violations.add(label + ": " + t + ": " + t.keptHere().toPlainString() + " kept here (paid "
+                    + (t.here() == null ? "-" : t.here().paid()) + ", refunded " + (t.here() == null ? "-"
+                    : t.here().refunded().toPlainString()) + "), " + t.keptAtWallet().toPlainString()
+                    + " at the wallet");
+        }
+        if (t.refundsHere() != t.refundsAtWallet()) {
+            violations.add(label + ": " + t + ": " + t.refundsAtWallet() + " refunds at the wallet, "
+                    + t.refundsHere() + " SUCCEEDED here (a refund made twice, or not recorded)");
+        }
+        if (t.here() != null && t.keptHere().signum() < 0) {
+            violations.add(label + ": " + t + ": refunded " + t.here().refunded().toPlainString() + " here of "
+                    + t.here().paid() + " paid");
+        }
+        return violations;
+    }
+
+    /**
+     * The order's trades: one per payment row, at its channel's sandbox, and its Alipay trade (numbered as the order)
+     * even without a row, as an order of an earlier version may have one.
+     */
+    private static List<Trade> trades(ServiceStack stack, String orderNo, List<TradeRow> rows) {
+        List<Trade> trades = new ArrayList<>();
+        for (TradeRow row : rows) {
+            trades.add(new Trade(row.channel(), row.outTradeNo(), row,
+                    WalletTrade.at(stack, row.channel(), row.outTradeNo()).orElse(null)));
+        }
+        if (rows.stream().noneMatch(r -> r.outTradeNo().equals(orderNo))) {
+            WalletTrade.at(stack, WalletTrade.ALIPAY, orderNo)
+                    .ifPresent(t -> trades.add(new Trade(WalletTrade.ALIPAY, orderNo, null, t)));
+        }
+        return trades;
+    }
+
+    /** The orders' trades as recorded here, by order id, with their refunds' totals. */
+    static Map<Long, List<TradeRow>> trades(ServiceStack stack, List<Long> ids) {
+        Map<Long, List<TradeRow>> trades = new HashMap<>();
+        if (ids.isEmpty()) {
+            return trades;
+        }
+        String in = ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement("""
+                SELECT p.order_id, p.channel, p.out_trade_no, p.status, p.accepted, p.paid_amount,
+                  p.qr_code IS NOT NULL,
+                  (SELECT COALESCE(SUM(r.amount), 0) FROM refund r WHERE r.out_trade_no = p.out_trade_no
+                    AND r.status = 'SUCCEEDED'),
+                  (SELECT COUNT(*) FROM refund r WHERE r.out_trade_no = p.out_trade_no AND r.status = 'SUCCEEDED')
+                FROM payment p WHERE p.order_id IN (""" + in + ")")) {
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    trades.computeIfAbsent(rs.getLong(1), id -> new ArrayList<>()).add(new TradeRow(rs.getString(2),
+                            rs.getString(3), rs.getString(4), rs.getBoolean(5), rs.getBigDecimal(6), rs.getBoolean(7),
+                            rs.getBigDecimal(8), rs.getInt(9)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return trades;
     }
 
     /**
@@ -395,8 +529,7 @@ public final class Invariants {
                   (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no AND e.topic = ?),
                   (SELECT COUNT(*) FROM outbox_event e WHERE e.message_key = o.order_no AND e.topic = ?
                     AND e.published_at IS NULL),
-                  (SELECT p.refund_amount FROM payment p WHERE p.order_id = o.id),
-                  (SELECT COUNT(*) FROM payment p WHERE p.order_id = o.id)
+                  (SELECT p.refund_amount FROM payment p WHERE p.order_id = o.id AND p.accepted)
                 FROM orders o WHERE o.id IN (""" + in + ")")) {
             // Only the "order paid" events: refunds write events of their own under the same key.
             st.setString(1, ServiceStack.PAID_TOPIC);
@@ -406,8 +539,7 @@ public final class Invariants {
                     long late = rs.getLong(8);
                     rows.add(new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getBigDecimal(5), rs.getBoolean(6), rs.getBoolean(7), rs.wasNull() ? null : late,
-                            rs.getInt(9), rs.getInt(10), rs.getBigDecimal(11),
-                            rs.getInt(12) > 0));
+                            rs.getInt(9), rs.getInt(10), rs.getBigDecimal(11)));
                 }
             }
         } catch (SQLException e) {

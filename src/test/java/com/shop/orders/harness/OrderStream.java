@@ -22,20 +22,25 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.shop.orders.sandbox.alipay.BuyerActionRefused;
+import com.shop.orders.sandbox.wechat.WechatBuyerRefused;
+import com.shop.orders.sandbox.wechat.WechatSandboxServer;
 import com.shop.orders.testsupport.Pause;
 
 /**
  * A stream of orders through the stack's front, as members and buyers would make them: each order is placed, then
- * (by its kind) paid, paid with the notify lost, cancelled by the member, or left to expire. Clients retry what
- * failed on the server's side (5xx, refused connections) with the same idempotency key, as a storefront does.
+ * (by its kind) paid, paid with the notify lost, cancelled by the member, or left to expire, on the stream's wallet
+ * (Alipay, or WeChat Pay), whose sandbox's buyer pays the codes. A race stream ({@link #race}) offers each order on
+ * both wallets and pays both codes at once. Clients retry what failed on the server's side (5xx, refused
+ * connections) with the same idempotency key, as a storefront does.
  */
 final class OrderStream {
 
     /**
      * What the member and buyer do with an order. CANCEL_RACE: the member cancels while the QR code is being
-     * requested (two tabs), and the buyer tries to pay whatever QR code came back.
+     * requested (two tabs), and the buyer tries to pay whatever QR code came back. BOTH_WALLETS: offered on both
+     * wallets, and both codes paid at the same moment (counted when both wallets took the money).
      */
-    enum Kind { PAID, NOTIFY_LOST, CANCELLED, CANCEL_RACE, EXPIRED }
+    enum Kind { PAID, NOTIFY_LOST, CANCELLED, CANCEL_RACE, EXPIRED, BOTH_WALLETS }
 
     /** An order the stream placed. */
     record Placed(long id, String orderNo, Kind kind, Instant payDeadline) {
@@ -48,6 +53,8 @@ final class OrderStream {
     private final List<Long> skus;
     private final long hotSku;
     private final boolean duplicateNotifies;
+    /** The wallet the orders are offered and paid on: {@link WalletTrade#ALIPAY} or {@link WalletTrade#WECHAT}. */
+    private final String channel;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(3)).build();
     private final ExecutorService lives = Executors.newCachedThreadPool(r -> {
@@ -68,16 +75,33 @@ final class OrderStream {
     private final AtomicLong clientRetries = new AtomicLong();
     private final AtomicInteger notifiesRepeated = new AtomicInteger();
     private final AtomicInteger paidAfterCancel = new AtomicInteger();
+    /** The largest time between the two wallets' payments of one order in a race, in nanoseconds. */
+    private final AtomicLong raceSkewNanos = new AtomicLong();
+    /** Race orders not raced, and why: a code not given (window over), or a wallet refusing its buyer (expired). */
+    private final Map<String, AtomicInteger> notRaced = new ConcurrentHashMap<>();
+    /** Race orders both of whose codes were paid. */
+    private final java.util.Set<String> raced = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicInteger> serverErrors = new ConcurrentHashMap<>();
     private final List<String> unexpected = new CopyOnWriteArrayList<>();
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
 
+    /** A stream on Alipay. */
     OrderStream(ServiceStack stack, String tag, List<Long> skus, long hotSku, boolean duplicateNotifies) {
+        this(stack, tag, skus, hotSku, duplicateNotifies, WalletTrade.ALIPAY);
+    }
+
+    /**
+     * @param duplicateNotifies on Alipay the stream sends a paid order's notify again; WeChat's sandbox repeats its
+     *                          notifies by its own knob ({@code faults().duplicateNotifies})
+     */
+    OrderStream(ServiceStack stack, String tag, List<Long> skus, long hotSku, boolean duplicateNotifies,
+                String channel) {
         this.stack = stack;
         this.tag = tag;
         this.skus = skus;
         this.hotSku = hotSku;
         this.duplicateNotifies = duplicateNotifies;
+        this.channel = channel;
     }
 
     /** Starts an order every {@code 1/rate} seconds for {@code duration}; returns when the last one was started. */
@@ -94,6 +118,98 @@ final class OrderStream {
             int number = n++;
             lives.submit(() -> life(number));
         }
+    }
+
+    /**
+     * A race stream: {@code orders} orders started evenly over {@code spread}, each placed, offered on both wallets,
+     * and both codes paid at the same moment (two buyers released by one latch); returns when the last was started.
+     */
+    void race(int orders, Duration spread) {
+        long intervalNanos = spread.toNanos() / Math.max(1, orders);
+        long start = System.nanoTime();
+        for (int n = 0; n < orders; n++) {
+            long wait = start + n * intervalNanos - System.nanoTime();
+            if (wait > 0) {
+                Pause.of(Duration.ofNanos(wait));
+            }
+            int number = n;
+            lives.submit(() -> raceLife(number));
+        }
+    }
+
+    private void raceLife(int number) {
+        try {
+            String token = tokens.computeIfAbsent(tag + "-m" + (number % 7), m -> stack.tokens().token(m));
+            Placed order = place(token, Kind.BOTH_WALLETS, ThreadLocalRandom.current());
+            if (order == null) {
+                return;
+            }
+            placed.add(order);
+            // Both codes asked for at once, as two tabs would: the payments then come early in the window.
+            java.util.concurrent.CompletableFuture<String> wechatQr = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> requestQr(token, order, WalletTrade.WECHAT), sideRequests);
+            String alipayCode = requestQr(token, order, WalletTrade.ALIPAY);
+            String wechatCode = wechatQr.join();
+            if (alipayCode == null || wechatCode == null) {
+                // Answered 409 (the window over on a loaded machine) or never: not raced; the invariants still hold.
+                notRaced.computeIfAbsent("not offered on " + (alipayCode == null ? "alipay" : "")
+                        + (alipayCode == null && wechatCode == null ? "+" : "") + (wechatCode == null ? "wechat" : ""),
+                        k -> new AtomicInteger()).incrementAndGet();
+                return;
+            }
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CompletableFuture<Long> alipay = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> payWhenReleased(go, WalletTrade.ALIPAY, alipayCode), sideRequests);
+            java.util.concurrent.CompletableFuture<Long> wechat = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> payWhenReleased(go, WalletTrade.WECHAT, wechatCode), sideRequests);
+            go.countDown();
+            long alipayPaidAt = alipay.join();
+            long wechatPaidAt = wechat.join();
+            if (alipayPaidAt < 0 || wechatPaidAt < 0) {
+                notRaced.computeIfAbsent("refused by " + (alipayPaidAt < 0 ? "alipay" : "")
+                        + (alipayPaidAt < 0 && wechatPaidAt < 0 ? "+" : "") + (wechatPaidAt < 0 ? "wechat" : ""),
+                        k -> new AtomicInteger()).incrementAndGet();
+                return;
+            }
+            raceSkewNanos.accumulateAndGet(Math.abs(alipayPaidAt - wechatPaidAt), Math::max);
+            raced.add(order.orderNo());
+            acted.computeIfAbsent(Kind.BOTH_WALLETS, k -> new AtomicInteger()).incrementAndGet();
+        } catch (RuntimeException e) {
+            unexpected.add("race " + number + ": " + e);
+        }
+    }
+
+    /** Pays the code once released; when the wallet took the money (System.nanoTime), -1 when it refused. */
+    private long payWhenReleased(java.util.concurrent.CountDownLatch go, String wallet, String code) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+        return buyerPays(wallet, code, true) ? System.nanoTime() : -1;
+    }
+
+    /** The largest time between the two wallets' payments of one order in a race. */
+    Duration raceSkew() {
+        return Duration.ofNanos(raceSkewNanos.get());
+    }
+
+    /** Race orders whose payments are over: raced, or not (see {@link #notRaced}). */
+    int raceDecided() {
+        return raced.size() + notRaced.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /** The numbers of the race orders whose two codes were both paid. */
+    java.util.Set<String> raced() {
+        return raced;
+    }
+
+    /** Race orders that were not raced, by why (see {@link #notRaced}). */
+    Map<String, Integer> notRaced() {
+        Map<String, Integer> copy = new java.util.TreeMap<>();
+        notRaced.forEach((k, v) -> copy.put(k, v.get()));
+        return copy;
     }
 
     /**
@@ -214,9 +330,9 @@ final class OrderStream {
             }
             switch (kind) {
                 case PAID -> {
-                    if (qr != null && buyerPays(() -> stack.sandbox().buyer().pay(qr))) {
+                    if (qr != null && buyerPays(qr, true)) {
                         acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
-                        if (duplicateNotifies) {
+                        if (duplicateNotifies && WalletTrade.ALIPAY.equals(channel)) {
                             Pause.of(Duration.ofMillis(random.nextLong(200, 1500)));
                             if (stack.sandbox().resendNotify(order.orderNo())) {
                                 notifiesRepeated.incrementAndGet();
@@ -225,7 +341,7 @@ final class OrderStream {
                     }
                 }
                 case NOTIFY_LOST -> {
-                    if (qr != null && buyerPays(() -> stack.sandbox().payWithoutNotify(qr))) {
+                    if (qr != null && buyerPays(qr, false)) {
                         acted.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
                     }
                 }
@@ -257,12 +373,12 @@ final class OrderStream {
             unexpected.add("cancel " + order.orderNo() + ": " + cancel);
         }
         String code = qr.join();
-        if (code != null && buyerPays(() -> stack.sandbox().buyer().pay(code))) {
+        if (code != null && buyerPays(code, true)) {
             paidAfterCancel.incrementAndGet();
             if (cancel.status() == 200) {
                 // Closing an order must leave its QR code unpayable (the money would only come back by refund).
-                unexpected.add("order " + order.orderNo() + " was cancelled (200), yet Alipay took payment for the"
-                        + " QR code offered meanwhile");
+                unexpected.add("order " + order.orderNo() + " was cancelled (200), yet " + channel
+                        + " took payment for the QR code offered meanwhile");
             }
         }
     }
@@ -308,7 +424,13 @@ final class OrderStream {
     }
 
     private String requestQr(String token, Placed order) {
-        Answer answer = call("POST", "/api/orders/" + order.id() + "/payment", token, null, null,
+        return requestQr(token, order, channel);
+    }
+
+    /** The order's QR code on the wallet (Alipay's asked for without a body, as before there were channels). */
+    private String requestQr(String token, Placed order, String wallet) {
+        String body = WalletTrade.ALIPAY.equals(wallet) ? null : "{\"channel\":\"" + wallet + "\"}";
+        Answer answer = call("POST", "/api/orders/" + order.id() + "/payment", token, body, null,
                 order.payDeadline().minusMillis(800));
         if (answer.status() == 200) {
             return answer.json().get("qrCode").asText();
@@ -319,11 +441,24 @@ final class OrderStream {
         return null;
     }
 
-    private static boolean buyerPays(java.util.function.Supplier<?> pay) {
+    /** The buyer pays the code at the stream's wallet, its notify sent or lost; false when the wallet refused. */
+    private boolean buyerPays(String code, boolean notified) {
+        return buyerPays(channel, code, notified);
+    }
+
+    private boolean buyerPays(String wallet, String code, boolean notified) {
         try {
-            pay.get();
+            if (WalletTrade.WECHAT.equals(wallet)) {
+                WechatSandboxServer wechat = stack.wechatSandbox();
+                return (notified ? wechat.pay(code) : wechat.payWithoutNotify(code)).isPresent();
+            }
+            if (notified) {
+                stack.sandbox().buyer().pay(code);
+            } else {
+                stack.sandbox().payWithoutNotify(code);
+            }
             return true;
-        } catch (BuyerActionRefused refused) {
+        } catch (BuyerActionRefused | WechatBuyerRefused refused) {
             return false; // expired or closed meanwhile: the buyer is told so
         }
     }

@@ -186,6 +186,26 @@ class PaymentFlowTest {
         assertNotNull(requestQr(member, orderId));
     }
 
+    /**
+     * The trade is recorded before Alipay is asked; Alipay refused the precreate (as it refuses a time_expire no longer
+     * in the future), so it knows no QR code under the number, and its cancel answers ACQ.TRADE_NOT_EXIST: the order
+     * closes all the same (it used to be retried forever, the order left pending).
+     */
+    @Test
+    void anOrderWhoseQrCodeAlipayNeverPrecreatedIsClosed() {
+        long sku = TestDb.newSku(5, "1.00");
+        String member = newMemberToken();
+        int orderId = placeOrder(member, sku, 1);
+        faults.fail("alipay.trade.precreate", MethodFault.alipayError("40004", "Business Failed",
+                "ACQ.INVALID_PARAMETER", "time_expire is not in the future"));
+        as(member).post("/api/orders/" + orderId + "/payment").then().statusCode(502);
+        faults.reset();
+
+        as(member).post("/api/orders/" + orderId + "/cancel").then().statusCode(200).body("status", equalTo("CLOSED"));
+        assertEquals(1, trades.calls("alipay.trade.cancel", orderNo(orderId)));
+        assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
+    }
+
     @Test
     void aQrCodeRequestAnsweredOnlyAfterTheDeadlineIsAWindowOverNotAnOutage() {
         long sku = TestDb.newSku(5, "1.00");

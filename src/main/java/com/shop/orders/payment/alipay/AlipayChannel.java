@@ -62,10 +62,12 @@ public class AlipayChannel implements PaymentChannel {
     public Uni<TradeClosing> close(String outTradeNo) {
         return alipay.close(outTradeNo).chain(result -> switch (result) {
             case CLOSED -> Uni.createFrom().item(TradeClosing.closed());
-            // Never scanned, yet the QR code stays payable until it expires: void it.
-            case NOT_EXIST -> alipay.cancel(outTradeNo).map(cancel -> cancel == CancelResult.CLOSED
-                    ? TradeClosing.closed()
-                    : TradeClosing.reversed());
+            // Never scanned, yet the QR code stays payable until it expires: void it. Cancel finds no QR code
+            // either when the precreate never got one (refused just before the deadline, or never sent): nothing
+            // can be paid, the trade is closed as it is.
+            case NOT_EXIST -> alipay.cancel(outTradeNo).map(cancel -> cancel == CancelResult.REFUNDED
+                    ? TradeClosing.reversed()
+                    : TradeClosing.closed());
             // Closed already (expired at the deadline), or paid: the query tells.
             case NOT_CLOSABLE -> closedOrPaid(outTradeNo);
         });

@@ -168,7 +168,8 @@ public class AlipayGateway {
         model.setOutTradeNo(orderNo);
         AlipayTradeCancelRequest request = new AlipayTradeCancelRequest();
         request.setBizModel(model);
-        return call("cancel", orderNo, request, response -> AlipayReplies.cancel(response.getCode(), response.getAction()));
+        return call("cancel", orderNo, request, response -> AlipayReplies.cancel(response.getCode(), response.getSubCode(),
+                response.getAction()));
     }
 
     /**

@@ -44,7 +44,12 @@ final class AlipayReplies {
         /** The trade (or the unscanned QR code) is closed and can no longer be paid. */
         CLOSED,
         /** It had been paid: Alipay refunded the buyer. */
-        REFUNDED
+        REFUNDED,
+        /**
+         * Alipay knows neither a trade nor a QR code under the number: the precreate never reached it, or was refused
+         * (asked just before the deadline). Nothing can be paid under it.
+         */
+        NOT_EXIST
     }
 
     /** The SN after the answer node; the last match, so that nothing inside the node can stand for it. */
@@ -133,8 +138,14 @@ final class AlipayReplies {
         return null;
     }
 
-    /** Cancel answers "close" or "refund" as its action; anything else is no answer to rely on. */
-    static CancelResult cancel(String code, String action) {
+    /**
+     * Cancel answers "close" or "refund" as its action, or ACQ.TRADE_NOT_EXIST for a number it never precreated;
+     * anything else is no answer to rely on.
+     */
+    static CancelResult cancel(String code, String subCode, String action) {
+        if (TRADE_NOT_EXIST.equals(subCode)) {
+            return CancelResult.NOT_EXIST;
+        }
         if (!isSuccess(code)) {
             return null;
         }

@@ -43,6 +43,14 @@ class AlipayChannelTest {
         assertEquals(TradeClosing.closed(), close());
     }
 
+    /** A QR code asked for just before the deadline, refused by Alipay: the order still closes. */
+    @Test
+    void aTradeAlipayNeverPrecreatedIsClosedAsItIs() {
+        when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_EXIST));
+        when(alipay.cancel("N1")).thenReturn(Uni.createFrom().item(CancelResult.NOT_EXIST));
+        assertEquals(TradeClosing.closed(), close());
+    }
+
     @Test
     void aQrCodePaidWhileBeingVoidedIsReversedByAlipay() {
         when(alipay.close("N1")).thenReturn(Uni.createFrom().item(CloseResult.NOT_EXIST));

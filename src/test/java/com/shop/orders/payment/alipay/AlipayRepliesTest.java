@@ -41,10 +41,11 @@ class AlipayRepliesTest {
 
     @Test
     void cancelAnswersByAction() {
-        assertEquals(CancelResult.CLOSED, AlipayReplies.cancel("10000", "close"));
-        assertEquals(CancelResult.REFUNDED, AlipayReplies.cancel("10000", "refund"));
-        assertNull(AlipayReplies.cancel("10000", null));
-        assertNull(AlipayReplies.cancel("40004", "close"));
+        assertEquals(CancelResult.CLOSED, AlipayReplies.cancel("10000", null, "close"));
+        assertEquals(CancelResult.REFUNDED, AlipayReplies.cancel("10000", null, "refund"));
+        assertEquals(CancelResult.NOT_EXIST, AlipayReplies.cancel("40004", "ACQ.TRADE_NOT_EXIST", null));
+        assertNull(AlipayReplies.cancel("10000", null, null));
+        assertNull(AlipayReplies.cancel("40004", "ACQ.SYSTEM_ERROR", "close"));
     }
 
     @Test
