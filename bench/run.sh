@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark in one command:  bench/run.sh [full|quick] [phases]
-# (phases: a comma-separated choice of watch, notify, placement, flash, tracing, cold and tls; all by default)
+# (phases: a comma-separated choice of watch, notify, wallets, placement, flash, tracing, cold and tls; all by default;
+# wallets: Alipay and WeChat Pay side by side in interleaved rounds, notify to PAID, CPU per prepay and per notify,
+# lost-notify detection; -Dbench.wallets-rounds=N sets its counted rounds)
 # Whether a phase holds on its own:  bench/run.sh isolation <flash|placement> [pairs] [full|quick]
 # (the phase alone and after the phases before it, interleaved, pairs times each; medians against the noise)
 # BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,
@@ -14,8 +16,8 @@
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
-# it starts its own MariaDB, Redis, RocketMQ broker, Alipay sandbox and the service as its own process, and
-# writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores; "quick" runs
+# it starts its own MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and the service as its own
+# process, and writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores; "quick" runs
 # every phase for a few seconds (CI runs it through BenchmarkIT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
