@@ -13,6 +13,9 @@
 # ../shared/tools/native-image, or the GraalVM/Mandrel that GRAALVM_HOME names).
 # The native executable beside the jar in one run:  bench/run.sh compare [full|quick] [phases|all] [rounds]
 # (builds both; each round runs the benchmark on each, in alternating order; medians and native/JVM ratios).
+# BENCH_PREBUILT=1 builds no service and runs what target/ holds: the jar of the last ./mvnw package and, for
+# native or compare, an executable target/*-runner (e.g. copied from another checkout's native build of the same
+# main sources, when only tests changed); the test classes and the load scenarios are still built.
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
@@ -53,7 +56,13 @@ native_build() {
   fi
   ./mvnw -q -B package -Dnative -DskipTests
 }
+if [ -n "${BENCH_PREBUILT:-}" ]; then
+  echo "BENCH_PREBUILT: the service as target/ holds it ($(ls target/quarkus-app/quarkus-run.jar target/*-runner 2>/dev/null | tr '\n' ' '))"
+  ./mvnw -q -B test-compile
+  BENCH_ARTIFACT=prebuilt
+fi
 case "${BENCH_ARTIFACT:-jvm}" in
+  prebuilt) ;;
   jvm) ./mvnw -q -B package -DskipTests ;;
   native) native_build ;;
   # The executable first, then the jar: target/ keeps both, and the jar is what the build records last.
