@@ -100,7 +100,8 @@ public final class ArtifactComparison {
                 first(wallet + ": service CPU ms per notify", WalletsPhase.NAME, wallet + ": service CPU ms per notify",
                         "^([0-9.]+)"),
                 first(wallet + ": lost notify found p50 (s)", WalletsPhase.NAME, wallet + ": lost notify found p50", s),
-                first(wallet + ": lost notify found p99 (s)", WalletsPhase.NAME, wallet + ": lost notify found p99", s));
+                first(wallet + ": lost notify found p99 (s)", WalletsPhase.NAME, wallet + ": lost notify found p99",
+                        s));
     }
 
     public static void main(String[] args) throws IOException {

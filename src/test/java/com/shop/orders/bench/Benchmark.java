@@ -16,10 +16,10 @@ import com.shop.orders.testsupport.Timings;
 
 /**
  * The benchmark: {@code Benchmark <full|quick> [phases]} (bench/run.sh builds what it needs first), where phases is
- * a comma-separated choice of watch, notify, wallets, placement, flash, tracing, tls and cold (all by default). Starts its own
- * MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and one packaged service as its own process (production profile), runs
- * the phases, prints each figure against its target, and writes bench/results/&lt;timestamp&gt;.json and .html.
- * Speed targets are reported as PASS or MISS; they never fail the run.
+ * a comma-separated choice of watch, notify, wallets, placement, flash, tracing, tls and cold (all by default). Starts
+ * its own MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and one packaged service as its own process
+ * (production profile), runs the phases, prints each figure against its target, and writes
+ * bench/results/&lt;timestamp&gt;.json and .html. Speed targets are reported as PASS or MISS; they never fail the run.
  */
 public final class Benchmark {
 
