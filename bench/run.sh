@@ -48,7 +48,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
 native_build() {
   if [ -z "${GRAALVM_HOME:-}" ]; then
     GRAALVM_HOME=$(SMOKE=0 bash ../shared/tools/native-image/build.sh --home)
@@ -61,6 +60,7 @@ if [ -n "${BENCH_PREBUILT:-}" ]; then
   ./mvnw -q -B test-compile
   BENCH_ARTIFACT=prebuilt
 fi
+echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
 case "${BENCH_ARTIFACT:-jvm}" in
   prebuilt) ;;
   jvm) ./mvnw -q -B package -DskipTests ;;
