@@ -152,12 +152,13 @@ final class WalletsPhase {
     private void lostNotifies(List<String> wallets, int count, Map<String, Tally> tallies) {
         Map<String, Catalog.Range> skus = new LinkedHashMap<>();
         Map<String, Instant> paidAtWallet = new HashMap<>();
-        for (String wallet : wallets) {
-            Catalog.Range range = bench.catalog().create(10, 10_000_000);
-            skus.put(wallet, range);
-            NotifyPhase.placeOrders(bench, range, count);
-            prepay(bench.facts().orders(range), wallet);
+        wallets.forEach(wallet -> skus.put(wallet, bench.catalog().create(10, 10_000_000)));
+        // One order of each wallet after the other: their ages, and so when their probes are due, alike. Placed a
+        // wallet at a time, the second's orders were paid younger and found a broker check-back later.
+        for (int i = 0; i < count; i++) {
+            wallets.forEach(wallet -> NotifyPhase.placeOrders(bench, skus.get(wallet), 1));
         }
+        wallets.forEach(wallet -> prepay(bench.facts().orders(skus.get(wallet)), wallet));
         Map<String, List<OrderFacts.OrderRow>> orders = new LinkedHashMap<>();
         skus.forEach((wallet, range) -> orders.put(wallet, bench.facts().orders(range)));
         for (int i = 0; i < count; i++) {
