@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark in one command:  bench/run.sh [full|quick] [phases]
-# (phases: a comma-separated choice of watch, notify, placement, flash, tracing, cold and tls; all by default)
+# (phases: a comma-separated choice of watch, notify, wallets, placement, flash, tracing, cold and tls; all by default;
+# wallets: Alipay and WeChat Pay side by side in interleaved rounds, notify to PAID, CPU per prepay and per notify,
+# lost-notify detection; -Dbench.wallets-rounds=N sets its counted rounds)
 # Whether a phase holds on its own:  bench/run.sh isolation <flash|placement> [pairs] [full|quick]
 # (the phase alone and after the phases before it, interleaved, pairs times each; medians against the noise)
 # BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,
@@ -11,11 +13,14 @@
 # ../shared/tools/native-image, or the GraalVM/Mandrel that GRAALVM_HOME names).
 # The native executable beside the jar in one run:  bench/run.sh compare [full|quick] [phases|all] [rounds]
 # (builds both; each round runs the benchmark on each, in alternating order; medians and native/JVM ratios).
+# BENCH_PREBUILT=1 builds no service and runs what target/ holds: the jar of the last ./mvnw package and, for
+# native or compare, an executable target/*-runner (e.g. copied from another checkout's native build of the same
+# main sources, when only tests changed); the test classes and the load scenarios are still built.
 #
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
-# it starts its own MariaDB, Redis, RocketMQ broker, Alipay sandbox and the service as its own process, and
-# writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores; "quick" runs
+# it starts its own MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and the service as its own
+# process, and writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores; "quick" runs
 # every phase for a few seconds (CI runs it through BenchmarkIT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +48,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
 native_build() {
   if [ -z "${GRAALVM_HOME:-}" ]; then
     GRAALVM_HOME=$(SMOKE=0 bash ../shared/tools/native-image/build.sh --home)
@@ -51,7 +55,14 @@ native_build() {
   fi
   ./mvnw -q -B package -Dnative -DskipTests
 }
+if [ -n "${BENCH_PREBUILT:-}" ]; then
+  echo "BENCH_PREBUILT: the service as target/ holds it ($(ls target/quarkus-app/quarkus-run.jar target/*-runner 2>/dev/null | tr '\n' ' '))"
+  ./mvnw -q -B test-compile
+  BENCH_ARTIFACT=prebuilt
+fi
+echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
 case "${BENCH_ARTIFACT:-jvm}" in
+  prebuilt) ;;
   jvm) ./mvnw -q -B package -DskipTests ;;
   native) native_build ;;
   # The executable first, then the jar: target/ keeps both, and the jar is what the build records last.

@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -56,7 +57,7 @@ public final class ArtifactComparison {
     private static final String STARTUP = "6 start-up and RSS";
     /** The cold-start phase's lines of the artifact as built (variant "default"). */
     private static final String COLD_DEFAULT = "default (";
-    private static final List<Figure> FIGURES = List.of(
+    private static final List<Figure> FIGURES = Stream.concat(Stream.of(
             first("start-up, spawn to ready (ms)", STARTUP, "start-up time", "^(\\d+) ms"),
             first("RSS idle after start (MB)", STARTUP, "RSS idle", "^(\\d+) MB"),
             first("RSS peak under load (MB)", STARTUP, "RSS peak", "^(\\d+) MB"),
@@ -79,11 +80,28 @@ public final class ArtifactComparison {
                     m -> 100 * Double.parseDouble(m.group(1)) / Double.parseDouble(m.group(2))),
             new Figure("cold start: time to 80 % of warm (s)", ColdStartPhase.NAME,
                     line -> line.startsWith(COLD_DEFAULT) && line.endsWith("time to 80 % of warm, median"),
-                    Pattern.compile("^(\\d+) s$"), m -> Double.parseDouble(m.group(1))));
+                    Pattern.compile("^(\\d+) s$"), m -> Double.parseDouble(m.group(1)))),
+            WalletsPhase.WALLETS.stream().flatMap(ArtifactComparison::wallet)).toList();
     private static final List<String> ARTIFACTS = List.of("native", "jvm");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private ArtifactComparison() {
+    }
+
+    /** The wallets phase's figures of one wallet. */
+    private static Stream<Figure> wallet(String wallet) {
+        String ms = "^([0-9.]+) ms";
+        String s = "^([0-9.]+) s";
+        return Stream.of(
+                first(wallet + ": notify to PAID p50 (ms)", WalletsPhase.NAME, wallet + ": notify to PAID p50", ms),
+                first(wallet + ": notify to PAID p99 (ms)", WalletsPhase.NAME, wallet + ": notify to PAID p99", ms),
+                first(wallet + ": service CPU ms per prepay", WalletsPhase.NAME, wallet + ": service CPU ms per prepay",
+                        "^([0-9.]+)"),
+                first(wallet + ": service CPU ms per notify", WalletsPhase.NAME, wallet + ": service CPU ms per notify",
+                        "^([0-9.]+)"),
+                first(wallet + ": lost notify found p50 (s)", WalletsPhase.NAME, wallet + ": lost notify found p50", s),
+                first(wallet + ": lost notify found p99 (s)", WalletsPhase.NAME, wallet + ": lost notify found p99",
+                        s));
     }
 
     public static void main(String[] args) throws IOException {

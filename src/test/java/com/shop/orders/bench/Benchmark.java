@@ -16,10 +16,10 @@ import com.shop.orders.testsupport.Timings;
 
 /**
  * The benchmark: {@code Benchmark <full|quick> [phases]} (bench/run.sh builds what it needs first), where phases is
- * a comma-separated choice of watch, notify, placement, flash, tracing, tls and cold (all by default). Starts its own MariaDB,
- * Redis, RocketMQ broker, Alipay sandbox and one packaged service as its own process (production profile), runs
- * the phases, prints each figure against its target, and writes bench/results/&lt;timestamp&gt;.json and .html.
- * Speed targets are reported as PASS or MISS; they never fail the run.
+ * a comma-separated choice of watch, notify, wallets, placement, flash, tracing, tls and cold (all by default). Starts
+ * its own MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and one packaged service as its own process
+ * (production profile), runs the phases, prints each figure against its target, and writes
+ * bench/results/&lt;timestamp&gt;.json and .html. Speed targets are reported as PASS or MISS; they never fail the run.
  */
 public final class Benchmark {
 
@@ -37,8 +37,8 @@ public final class Benchmark {
     }
 
     /**
-     * In the order they run: the watch first, on a broker that holds no other half messages; the notifies while
-     * the service has no expiries to work off; then the placement load; the tracing cost and last the cold start,
+     * In the order they run: the watch first, on a broker that holds no other half messages; the notifies, and both
+     * wallets side by side, while the service has no expiries to work off; then the placement load; the tracing cost and last the cold start,
      * which add instances, and the cost of TLS, on a stack of its own.
      * Each phase that measures a rate warms the service up itself, so its figures do not depend on which phases ran
      * before it.
@@ -46,6 +46,7 @@ public final class Benchmark {
     private static final List<Phase> ALL = List.of(
             new Phase("watch", WatchPhase.NAME, bench -> new WatchPhase(bench).run()),
             new Phase("notify", NotifyPhase.NAME, bench -> new NotifyPhase(bench).run()),
+            new Phase("wallets", WalletsPhase.NAME, bench -> new WalletsPhase(bench).run()),
             new Phase("placement", PlacementPhase.NAME, bench -> new PlacementPhase(bench).run()),
             new Phase("flash", FlashSalePhase.NAME, bench -> new FlashSalePhase(bench).run()),
             new Phase("tracing", TracingPhase.NAME, bench -> new TracingPhase(bench).run()),
@@ -75,7 +76,7 @@ public final class Benchmark {
                 .withSweep(Duration.ofSeconds(15), Duration.ofHours(1))
                 .withQuery(Duration.ofSeconds(5), Duration.ofSeconds(10));
         results.put("timings", timings.serviceSettings());
-        Progress.say("%s benchmark: starting MariaDB, Redis, RocketMQ, the Alipay sandbox and the packaged service", size.name());
+        Progress.say("%s benchmark: starting MariaDB, Redis, RocketMQ, the wallets' sandboxes and the packaged service", size.name());
         try (ServiceStack stack = ServiceStack.start(runDir.resolve("stack"), 1, timings, Map.of())) {
             ServiceProcess service = stack.replicas().get(0);
             Progress.say("service (%s) up in %d ms (pid %d, %s)", service.artifact().kind(),

@@ -31,7 +31,7 @@ class BenchmarkIT {
         JsonNode results = new ObjectMapper().readTree(outcome.json().toFile());
         JsonNode phases = results.get("phases");
         for (String phase : List.of("1 limit", PlacementPhase.NAME, FlashSalePhase.NAME, WatchPhase.NAME,
-                NotifyPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME, TracingPhase.NAME,
+                NotifyPhase.NAME, WalletsPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME, TracingPhase.NAME,
                 SecureConnectionsPhase.NAME)) {
             assertTrue(phases.has(phase), "phase " + phase + " reported");
         }
@@ -58,6 +58,15 @@ class BenchmarkIT {
         }
         assertEquals(0, phases.get(WatchPhase.NAME).get("discardedHalfMessages").asLong(), "no half message discarded");
         assertTrue(phases.get(NotifyPhase.NAME).get("notify").get("ok").asLong() > 0, "notifies answered");
+        for (String wallet : WalletsPhase.WALLETS) {
+            JsonNode figures = phases.get(WalletsPhase.NAME).get("wallets").get(wallet);
+            assertTrue(figures.get("notifyMs").get("p99").asDouble() > 0, wallet + ": notify to PAID measured");
+            assertTrue(figures.get("cpuMsPerPrepay").asDouble() > 0, wallet + ": CPU per prepay measured");
+            assertTrue(figures.get("cpuMsPerNotify").asDouble() > 0, wallet + ": CPU per notify measured");
+            assertTrue(figures.get("lostNotifyFoundSeconds").get("count").asLong() > 0,
+                    wallet + ": payments with the notify lost found");
+            assertTrue(figures.get("lostNotifyFoundSeconds").get("p99").isNumber());
+        }
         assertTrue(phases.get("6 start-up and RSS").get("startupMs").asLong() > 0);
         JsonNode tracing = phases.get(TracingPhase.NAME);
         for (String setting : List.of("off", "ratio 0.1", "ratio 1.0")) {

@@ -21,6 +21,8 @@ import java.util.Map;
 final class NotifyPhase {
 
     static final String NAME = "5 notify to PAID";
+    /** The member who places the orders that notifies pay (and asks for their QR codes). */
+    static final String MEMBER = "bench-notify-member";
 
     private final Bench bench;
 
@@ -34,8 +36,8 @@ final class NotifyPhase {
         int warmUps = (int) (size.notifyRate() * size.warmUp().toSeconds());
         Catalog.Range warmUpSkus = bench.catalog().create(50, 10_000_000);
         Catalog.Range skus = bench.catalog().create(50, 10_000_000);
-        placeOrders(warmUpSkus, warmUps + warmUps / 10 + 5);
-        placeOrders(skus, notifies + notifies / 10 + 5);
+        placeOrders(bench, warmUpSkus, warmUps + warmUps / 10 + 5);
+        placeOrders(bench, skus, notifies + notifies / 10 + 5);
         List<OrderFacts.OrderRow> pending = pending(skus, notifies);
         if (pending.size() < notifies) {
             bench.results().problem("notify: only " + pending.size() + " pending orders for " + notifies + " notifies");
@@ -91,9 +93,9 @@ final class NotifyPhase {
         }
     }
 
-    /** Places the orders the notifies will pay, 32 at a time. */
-    private void placeOrders(Catalog.Range skus, int count) {
-        String token = bench.stack().tokens().token("bench-notify-member");
+    /** Places the orders the notifies will pay, as {@link #MEMBER}, 32 at a time, on the SKUs in turn. */
+    static void placeOrders(Bench bench, Catalog.Range skus, int count) {
+        String token = bench.stack().tokens().token(MEMBER);
         List<HttpRequest> orders = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             long sku = skus.from() + i % skus.size();

@@ -173,7 +173,8 @@ final class WatchPhase {
         return m;
     }
 
-    private static Map<String, Object> summary(List<Double> values) {
+    /** count, p50, p90, p99 and max of {@code values}. */
+    static Map<String, Object> summary(List<Double> values) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("count", values.size());
         m.put("p50", Stats.round(Stats.percentile(values, 50), 2));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -205,6 +206,20 @@ public final class WechatSandboxServer implements AutoCloseable {
         return trades.byCodeUrl(codeUrl).map(trade -> {
             trade.pay(Instant.now());
             return trade.view();
+        });
+    }
+
+    /**
+     * The notify WeChat would send if the buyer paid the trade {@code outTradeNo} now, signed and encrypted as
+     * {@link #pay} sends it, but neither paid nor sent: a benchmark sends it at a rate of its own. Empty for an
+     * unknown trade.
+     */
+    public Optional<WechatNotifier.Notify> paymentNotify(String outTradeNo) {
+        return trades.trade(outTradeNo).map(trade -> {
+            WechatTradeView paid = new WechatTradeView(trade.outTradeNo(), trade.description(), trade.total(), "SUCCESS",
+                    trade.codeUrl(), trade.expiresAt(), "42000" + Math.abs(outTradeNo.hashCode()) + System.nanoTime(),
+                    Instant.now(), 0, false, 0, List.of());
+            return notifier.paymentNotify(WechatAnswer.write(gateway.transaction(paid)));
         });
     }
 
