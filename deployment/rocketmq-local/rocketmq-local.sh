@@ -150,9 +150,12 @@ port_open() { # $1 = port
 }
 
 wait_port() { # $1 = name, $2 = port, $3 = pid file
-  local deadline=$((SECONDS + START_TIMEOUT_S))
+  local deadline=$((SECONDS + START_TIMEOUT_S)) pid
+  pid="$(cat "$3")"
   until port_open "$2"; do
-    pid_alive "$3" || die "$1 exited during start-up, see $RUN_DIR/logs/$1.out"
+    # Only whether it still runs: until the launching shell's child has exec'ed the JVM (a while on a loaded host),
+    # its command line is the shell's, which pid_alive would take for another process.
+    kill -0 "$pid" 2>/dev/null || die "$1 exited during start-up, see $RUN_DIR/logs/$1.out"
     (( SECONDS < deadline )) || die "$1 not listening on $2 after ${START_TIMEOUT_S}s, see $RUN_DIR/logs/$1.out"
     sleep 0.2
   done
