@@ -427,16 +427,24 @@ final class OrderStream {
         return requestQr(token, order, channel);
     }
 
-    /** The order's QR code on the wallet (Alipay's asked for without a body, as before there were channels). */
     private String requestQr(String token, Placed order, String wallet) {
+        return requestQr(token, order.id(), wallet, order.payDeadline().minusMillis(800));
+    }
+
+    /** The order's QR code on the stream's wallet, asked for until {@code giveUpAt}; null when there is none. */
+    String requestQr(String token, long orderId, Instant giveUpAt) {
+        return requestQr(token, orderId, channel, giveUpAt);
+    }
+
+    /** The order's QR code on the wallet (Alipay's asked for without a body, as before there were channels). */
+    private String requestQr(String token, long orderId, String wallet, Instant giveUpAt) {
         String body = WalletTrade.ALIPAY.equals(wallet) ? null : "{\"channel\":\"" + wallet + "\"}";
-        Answer answer = call("POST", "/api/orders/" + order.id() + "/payment", token, body, null,
-                order.payDeadline().minusMillis(800));
+        Answer answer = call("POST", "/api/orders/" + orderId + "/payment", token, body, null, giveUpAt);
         if (answer.status() == 200) {
             return answer.json().get("qrCode").asText();
         }
         if (answer.status() >= 400 && answer.status() < 500 && answer.status() != 409) {
-            unexpected.add("payment " + order.orderNo() + ": " + answer);
+            unexpected.add("payment of order " + orderId + ": " + answer);
         }
         return null;
     }
@@ -446,7 +454,8 @@ final class OrderStream {
         return buyerPays(channel, code, notified);
     }
 
-    private boolean buyerPays(String wallet, String code, boolean notified) {
+    /** The buyer pays the code at the wallet, its notify sent or lost; false when the wallet refused. */
+    boolean buyerPays(String wallet, String code, boolean notified) {
         try {
             if (WalletTrade.WECHAT.equals(wallet)) {
                 WechatSandboxServer wechat = stack.wechatSandbox();

@@ -26,16 +26,14 @@ import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 
-import com.shop.orders.sandbox.alipay.BuyerActionRefused;
-import com.shop.orders.sandbox.alipay.RefundSnapshot;
-import com.shop.orders.sandbox.alipay.TradeSnapshot;
 import com.shop.orders.testsupport.Pause;
 
 /**
  * Admin refunds of paid orders through the stack's front, many at once: one order refunded by many small
  * concurrent requests (more than its payment), the others in part or in full by a few, some requests repeated with
  * their Idempotency-Key, as an admin's browser retrying does. Clients retry 5xx and lost connections with the same
- * key ({@link OrderStream#call}). {@link #violations} then holds the money to the database and to Alipay's trades.
+ * key ({@link OrderStream#call}). {@link #violations} then holds the money to the database and to the trades at the
+ * wallet the orders were paid with.
  */
 final class RefundStorm {
 
@@ -67,23 +65,27 @@ final class RefundStorm {
     private final ServiceStack stack;
     private final OrderStream client;
     private final String tag;
+    private final String channel;
     private final String admin;
     private final List<Sent> sent = new CopyOnWriteArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<String, AtomicInteger> byStatus = new ConcurrentHashMap<>();
     private final List<String> unexpected = new CopyOnWriteArrayList<>();
 
-    RefundStorm(ServiceStack stack, String tag) {
+    /** A storm of refunds of orders paid on {@code channel} ({@link WalletTrade#ALIPAY}, {@link WalletTrade#WECHAT}). */
+    RefundStorm(ServiceStack stack, String tag, String channel) {
         this.stack = stack;
         this.tag = tag;
-        // Only its call(): the same retries, server-error counts and unexpected answers as the order streams.
-        this.client = new OrderStream(stack, tag, List.of(), 0, false);
+        this.channel = channel;
+        // Its call(), QR request and buyer: the same retries, server-error counts and unexpected answers as the
+        // order streams.
+        this.client = new OrderStream(stack, tag, List.of(), 0, false, channel);
         this.admin = stack.tokens().adminToken(tag + "-admin");
     }
 
     /**
-     * Places {@code count} orders of {@code quantity} units of the SKU through the front, pays each at the sandbox
-     * (notify on) and waits until the services have them PAID; answers those that are.
+     * Places {@code count} orders of {@code quantity} units of the SKU through the front, pays each at the channel's
+     * sandbox (notify on) and waits until the services have them PAID; answers those that are.
      */
     List<Paid> placeAndPay(int count, long skuId, int quantity) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(count, 8));
@@ -100,17 +102,13 @@ final class RefundStorm {
                     return;
                 }
                 long id = placed.json().get("id").asLong();
-                OrderStream.Answer payment = client.call("POST", "/api/orders/" + id + "/payment", token, null, null,
-                        Instant.now().plusSeconds(4));
-                if (payment.status() != 200) {
-                    unexpected.add("payment of order " + id + ": " + payment);
-                    return;
-                }
-                try {
-                    stack.sandbox().buyer().pay(payment.json().get("qrCode").asText());
+                String code = client.requestQr(token, id, Instant.now().plusSeconds(4));
+                if (code == null) {
+                    unexpected.add("no QR code for order " + id);
+                } else if (client.buyerPays(channel, code, true)) {
                     ids.add(id);
-                } catch (BuyerActionRefused refused) {
-                    unexpected.add("buyer could not pay order " + id + ": " + refused.getMessage());
+                } else {
+                    unexpected.add("buyer could not pay order " + id);
                 }
             });
         }
@@ -254,7 +252,7 @@ final class RefundStorm {
     }
 
     /**
-     * Money, per order: what succeeded never exceeds what was paid; Alipay refunded exactly what the database says
+     * Money, per order: what succeeded never exceeds what was paid; the wallet refunded exactly what the database says
      * succeeded, each refund under its own request number once and for the recorded amount (0 twice, 0 lost);
      * payment.refund_amount the same sum; the order REFUNDED exactly when refunded in full; nothing PENDING, nothing
      * FAILED unless {@code refusalsInjected}; one refund row per key that was answered 201/200, none for a key only
@@ -290,37 +288,39 @@ final class RefundStorm {
             if (succeeded.compareTo(order.amount()) > 0) {
                 violations.add(label + ": refunds succeeded " + succeeded + " of " + order.amount() + " paid");
             }
-            TradeSnapshot trade = stack.sandbox().trades().trade(order.orderNo()).orElse(null);
+            WalletTrade trade = WalletTrade.at(stack, channel, WalletTrade.outTradeNo(channel, order.orderNo()))
+                    .orElse(null);
             if (trade == null) {
-                violations.add(label + ": no trade at Alipay");
+                violations.add(label + ": no trade at " + channel);
                 continue;
             }
-            BigDecimal atAlipay = trade.refundedAmount() == null ? BigDecimal.ZERO : trade.refundedAmount();
-            if (atAlipay.compareTo(succeeded) != 0) {
-                violations.add(label + ": Alipay refunded " + atAlipay + ", refunds SUCCEEDED here " + succeeded
-                        + (atAlipay.compareTo(succeeded) > 0 ? " (money refunded that is not recorded)"
-                                : " (recorded refunds Alipay never made)"));
+            if (trade.refunded().compareTo(succeeded) != 0) {
+                violations.add(label + ": " + channel + " refunded " + trade.refunded() + ", refunds SUCCEEDED here "
+                        + succeeded + (trade.refunded().compareTo(succeeded) > 0 ? " (money refunded that is not recorded)"
+                                : " (recorded refunds the wallet never made)"));
             }
             Set<String> seen = new HashSet<>();
-            for (RefundSnapshot made : trade.refunds()) {
+            for (WalletTrade.Refund made : trade.made()) {
                 if (!seen.add(made.requestNo())) {
-                    violations.add(label + ": Alipay refunded request " + made.requestNo() + " twice");
+                    violations.add(label + ": " + channel + " refunded request " + made.requestNo() + " twice");
                 }
                 Row row = byRequestNo.get(made.requestNo());
                 if (row == null) {
-                    violations.add(label + ": Alipay refunded " + made.amount() + " under " + made.requestNo()
-                            + ", no refund recorded under that number");
-                } else if (!"SUCCEEDED".equals(row.status())) {
-                    violations.add(label + ": Alipay refunded " + made.requestNo() + ", recorded " + row.status());
+                    violations.add(label + ": " + channel + " refunded " + made.amount() + " under "
+                            + made.requestNo() + ", no refund recorded under that number");
+                } else if (!"SUCCEEDED".equals(row.status()) || !made.done()) {
+                    violations.add(label + ": " + channel + " refund " + made.requestNo() + (made.done() ? " made"
+                            : " not made yet") + ", recorded " + row.status());
                 } else if (row.amount().compareTo(made.amount()) != 0) {
-                    violations.add(label + ": " + made.requestNo() + " refunded " + made.amount() + " at Alipay, "
-                            + row.amount() + " recorded");
+                    violations.add(label + ": " + made.requestNo() + " refunded " + made.amount() + " at " + channel
+                            + ", " + row.amount() + " recorded");
                 }
             }
             for (Row r : refunds) {
                 if ("SUCCEEDED".equals(r.status()) && trade.refund(r.outRequestNo() == null ? "" : r.outRequestNo())
                         .isEmpty()) {
-                    violations.add(label + ": refund " + r.outRequestNo() + " SUCCEEDED but Alipay never made it");
+                    violations.add(label + ": refund " + r.outRequestNo() + " SUCCEEDED but " + channel
+                            + " never made it");
                 }
                 if ("SUCCEEDED".equals(r.status()) && r.outRequestNo() != null) {
                     long events = announced.getOrDefault(r.outRequestNo(), 0L);

@@ -312,13 +312,54 @@ class ReplicaFaultsIT {
     @Test
     @Order(7)
     void refundsWhileAReplicaIsKilledAndAlipayTimesOut() throws Exception {
-        String name = "7 refunds, SIGKILL, Alipay";
+        SandboxFaults faults = stack.sandbox().faults();
+        String method = "alipay.trade.refund";
+        List<MethodFault> rotation = List.of(MethodFault.noAnswerFor(Duration.ofSeconds(5)), MethodFault.systemError(),
+                MethodFault.httpStatus(504).withAfterEffect(), MethodFault.noAnswerFor(Duration.ofSeconds(4)),
+                MethodFault.systemError(), MethodFault.httpStatus(504).withAfterEffect());
+        refundStorm("7 refunds, SIGKILL, Alipay", WalletTrade.ALIPAY, stack.replicas().get(0),
+                slot -> faults.fail(method, rotation.get(slot % rotation.size())), () -> faults.clear(method),
+                method + " faults %.1f s (%d slots: no answer 4-5 s, SYSTEM_ERROR, 504 after refunding)");
+    }
+
+    /**
+     * The same storm on orders paid by WeChat Pay, whose refunds are PROCESSING first and made later (the refund
+     * notify or the refund query tells), and one refund per trade a while: its refund API in turn holds its answer
+     * back past the read timeout (the refund taken), answers 500 SYSTEM_ERROR (not taken), 429 FREQUENCY_LIMITED (not
+     * taken) and 500 after taking it, while another replica is killed and started again. The money must agree with
+     * WeChat's the same way.
+     */
+    @Test
+    @Order(12)
+    void refundsWhileAReplicaIsKilledAndWechatTimesOut() throws Exception {
+        WechatFaults faults = stack.wechatSandbox().faults();
+        String method = "refund";
+        List<WechatFaults.Fault> rotation = List.of(
+                new WechatFaults.Fault(null, null, null, Duration.ofSeconds(5), false),
+                new WechatFaults.Fault(500, "SYSTEM_ERROR", "系统错误", null, false),
+                new WechatFaults.Fault(429, "FREQUENCY_LIMITED", "频率超限", null, false),
+                new WechatFaults.Fault(500, "SYSTEM_ERROR", "系统错误", null, true));
+        try {
+            refundStorm("12 refunds, SIGKILL, WeChat Pay", WalletTrade.WECHAT, stack.replicas().get(1),
+                    slot -> faults.arm(method, rotation.get(slot % rotation.size()), null), () -> faults.clear(method),
+                    "WeChat refund faults %.1f s (%d slots: no answer 5 s, 500, 429, 500 after refunding)");
+        } finally {
+            faults.reset();
+        }
+    }
+
+    /**
+     * The refund storm on orders paid on {@code channel}: {@code fault} arms the wallet's refund fault of each slot in
+     * turn (cleared by {@code clear} every third slot for a moment, and at the end) while {@code victim} is killed
+     * and started again. {@code faultFormat} describes the faults from their time (s) and number of slots.
+     */
+    private void refundStorm(String name, String channel, ServiceProcess victim, java.util.function.IntConsumer fault,
+            Runnable clear, String faultFormat) throws Exception {
         String tag = "s" + (++scenarioNumber);
         Instant began = Instant.now();
-        SandboxFaults faults = stack.sandbox().faults();
         int quantity = 3;
         long sku = stack.createSku(SCALE.refundOrders() * quantity + 10, "9.90");
-        RefundStorm storm = new RefundStorm(stack, tag);
+        RefundStorm storm = new RefundStorm(stack, tag, channel);
         List<RefundStorm.Paid> paid = storm.placeAndPay(SCALE.refundOrders(), sku, quantity);
         List<String> violations = new ArrayList<>();
         if (paid.size() < SCALE.refundOrders() / 2 + 1) {
@@ -327,10 +368,6 @@ class ReplicaFaultsIT {
         // Every order is 3 x 9.90 = 29.70, a multiple of the hot order's 0.99 parts.
         List<RefundStorm.Planned> plan = storm.plan(paid, SCALE.refundsOnHotOrder());
 
-        String method = "alipay.trade.refund";
-        List<MethodFault> rotation = List.of(MethodFault.noAnswerFor(Duration.ofSeconds(5)), MethodFault.systemError(),
-                MethodFault.httpStatus(504).withAfterEffect(), MethodFault.noAnswerFor(Duration.ofSeconds(4)),
-                MethodFault.systemError(), MethodFault.httpStatus(504).withAfterEffect());
         AtomicBoolean rotating = new AtomicBoolean(true);
         AtomicInteger slots = new AtomicInteger();
         // Threads of their own: the common pool has one thread on two cores, and the rotator holds it until the end.
@@ -338,17 +375,16 @@ class ReplicaFaultsIT {
         CompletableFuture<Void> rotator = CompletableFuture.runAsync(() -> {
             // One kind of fault at a time, each for a while, with short gaps of normal answers between them.
             for (int i = 0; rotating.get(); i++) {
-                faults.fail(method, rotation.get(i % rotation.size()));
+                fault.accept(i);
                 slots.incrementAndGet();
                 Pause.of(Duration.ofMillis(700));
                 if (i % 3 == 2) {
-                    faults.clear(method);
+                    clear.run();
                     Pause.of(Duration.ofMillis(250));
                 }
             }
         }, faulting);
         AtomicInteger inFlightAtKill = new AtomicInteger(-1);
-        ServiceProcess victim = stack.replicas().get(0);
         CompletableFuture<Injected> killed = CompletableFuture.supplyAsync(() -> {
             Pause.of(SCALE.faultAfter());
             Instant down = Instant.now();
@@ -368,7 +404,7 @@ class ReplicaFaultsIT {
         } finally {
             rotating.set(false);
             rotator.get(1, TimeUnit.MINUTES);
-            faults.clear(method);
+            clear.run();
             cleared = Instant.now();
             faulting.shutdown();
         }
@@ -411,11 +447,11 @@ class ReplicaFaultsIT {
                 && r.completedAt() != null && Duration.between(r.requestedAt(), r.completedAt()).toSeconds() >= 7).count();
         BigDecimal refundedHere = rows.stream().filter(r -> "SUCCEEDED".equals(r.status())).map(RefundStorm.Row::amount)
                 .reduce(BigDecimal.ZERO, BigDecimal::add);
-        BigDecimal refundedAtAlipay = paid.stream().map(p -> stack.sandbox().trades().trade(p.orderNo())
-                .map(t -> t.refundedAmount() == null ? BigDecimal.ZERO : t.refundedAmount()).orElse(BigDecimal.ZERO))
-                .reduce(BigDecimal.ZERO, BigDecimal::add);
-        int alipayRefunds = paid.stream().mapToInt(p -> stack.sandbox().trades().trade(p.orderNo())
-                .map(t -> t.refunds().size()).orElse(0)).sum();
+        List<WalletTrade> atWallet = paid.stream().map(p -> WalletTrade.at(stack, channel,
+                WalletTrade.outTradeNo(channel, p.orderNo()))).flatMap(java.util.Optional::stream).toList();
+        BigDecimal refundedAtWallet = atWallet.stream().map(WalletTrade::refunded).reduce(BigDecimal.ZERO,
+                BigDecimal::add);
+        int walletRefunds = atWallet.stream().mapToInt(WalletTrade::refunds).sum();
         Map<String, Integer> statuses = new java.util.TreeMap<>();
         Invariants.orders(stack, ids).forEach(o -> statuses.merge(o.status(), 1, Integer::sum));
         String kinds = String.format("refund requests %d (%d on the hot order, %d repeated keys): 201 %d, 200 replayed"
@@ -423,13 +459,12 @@ class ReplicaFaultsIT {
                 plan.stream().filter(RefundStorm.Planned::repeat).count(), storm.answered(201), storm.answered(200),
                 storm.answered(409));
         String outcome = String.format("refunds %d: SUCCEEDED %d (after an unknown answer %d, after the kill %d), "
-                        + "FAILED %d, PENDING %d; %s; %s yuan here = %s at Alipay in %d refunds",
+                        + "FAILED %d, PENDING %d; %s; %s yuan here = %s at %s in %d refunds",
                 requested, succeeded, afterUnknown, afterKill, failed, pending,
                 statuses.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(
                         java.util.stream.Collectors.joining(", ")),
-                refundedHere.toPlainString(), refundedAtAlipay.toPlainString(), alipayRefunds);
-        String faultText = String.format("alipay.trade.refund faults %.1f s (%d slots: no answer 4-5 s, "
-                        + "SYSTEM_ERROR, 504 after refunding); %s; settled %.1f s after clear",
+                refundedHere.toPlainString(), refundedAtWallet.toPlainString(), channel, walletRefunds);
+        String faultText = String.format(faultFormat + "; %s; settled %.1f s after clear",
                 refundsOutcomeUnknown.toMillis() / 1000.0, slots.get(), injected.description(),
                 settled.toMillis() / 1000.0);
         System.out.printf("%n[%s] %s%n[%s] -> %s%n[%s] faults: %s; client retries %d %s; violations %d%n", name, kinds,

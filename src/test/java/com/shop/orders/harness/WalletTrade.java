@@ -2,6 +2,7 @@ package com.shop.orders.harness;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
@@ -14,9 +15,23 @@ import com.shop.orders.sandbox.wechat.WechatTradeView;
  * service's payment and refund rows with.
  *
  * @param payable the buyer can still pay it: unpaid, not closed, not past its expiry
+ * @param made    its refunds, in the order the wallet took them
  */
 record WalletTrade(String channel, String outTradeNo, boolean paid, BigDecimal total, BigDecimal refunded,
-                   int refunds, boolean payable, String state) {
+                   int refunds, boolean payable, String state, List<Refund> made) {
+
+    /**
+     * One refund of the trade at its wallet, under the number the merchant gave it.
+     *
+     * @param done the money went back (Alipay's are done when taken; WeChat's once SUCCESS, not while PROCESSING)
+     */
+    record Refund(String requestNo, BigDecimal amount, boolean done) {
+    }
+
+    /** The refund under this number; empty when the wallet has none. */
+    Optional<Refund> refund(String requestNo) {
+        return made.stream().filter(r -> r.requestNo().equals(requestNo)).findFirst();
+    }
 
     static final String ALIPAY = "alipay";
     static final String WECHAT = "wechat";
@@ -44,14 +59,17 @@ record WalletTrade(String channel, String outTradeNo, boolean paid, BigDecimal t
         boolean open = t.status() == SandboxTradeStatus.AWAITING_SCAN || t.status() == SandboxTradeStatus.WAIT_BUYER_PAY;
         return new WalletTrade(ALIPAY, t.outTradeNo(), t.paidAt() != null, t.totalAmount(),
                 t.refundedAmount() == null ? BigDecimal.ZERO : t.refundedAmount(), t.refunds().size(),
-                open && Instant.now().isBefore(t.expiresAt()), t.status().name());
+                open && Instant.now().isBefore(t.expiresAt()), t.status().name(),
+                t.refunds().stream().map(r -> new Refund(r.requestNo(), r.amount(), true)).toList());
     }
 
     static WalletTrade of(WechatTradeView t) {
         // WeChat counts fen; its refunded includes refunds still processing (the buyer's money on its way back).
         return new WalletTrade(WECHAT, t.outTradeNo(), t.transactionId() != null, BigDecimal.valueOf(t.total(), 2),
                 BigDecimal.valueOf(t.refunded(), 2), t.refunds().size(),
-                "NOTPAY".equals(t.tradeState()) && Instant.now().isBefore(t.expiresAt()), t.tradeState());
+                "NOTPAY".equals(t.tradeState()) && Instant.now().isBefore(t.expiresAt()), t.tradeState(),
+                t.refunds().stream().map(r -> new Refund(r.outRefundNo(), BigDecimal.valueOf(r.amount(), 2),
+                        "SUCCESS".equals(r.status()))).toList());
     }
 
     @Override
