@@ -75,7 +75,8 @@ public class Reconciliation {
     private final Spans spans;
     private final MeterRegistry registry;
     private final Clock clock;
-    private final Map<DifferenceKind, AtomicLong> unsettled = new EnumMap<>(DifferenceKind.class);
+    /** The gauges' numbers, by channel and kind. */
+    private final Map<String, Map<DifferenceKind, AtomicLong>> unsettled = new LinkedHashMap<>();
 
     public Reconciliation(ReconciliationStore store, PaymentChannels channels, @Any Instance<ChannelBills> known,
             TradeQuery tradeQuery, FoundRefunds foundRefunds, ReconciliationConfig config, Spans spans,
@@ -93,16 +94,21 @@ public class Reconciliation {
         this.spans = spans;
         this.registry = registry;
         this.clock = clock;
-        for (DifferenceKind kind : DifferenceKind.values()) {
-            AtomicLong count = new AtomicLong();
-            unsettled.put(kind, count);
-            Gauge.builder("reconciliation.differences.unsettled", count, AtomicLong::get)
-                    .description("Differences with the channels' bills that wait for someone, all dates")
-                    .tag("kind", kind.name()).register(registry);
-            registry.counter("reconciliation.differences.found", "kind", kind.name());
-        }
-        for (String outcome : List.of("done", "not_published", "unusable_bill", "failed")) {
-            registry.counter("reconciliation.runs", "outcome", outcome);
+        // Every meter by channel: one wallet's bill late or disagreeing says nothing of the other's.
+        for (String channel : bills.keySet()) {
+            Map<DifferenceKind, AtomicLong> counts = new EnumMap<>(DifferenceKind.class);
+            unsettled.put(channel, counts);
+            for (DifferenceKind kind : DifferenceKind.values()) {
+                AtomicLong count = new AtomicLong();
+                counts.put(kind, count);
+                Gauge.builder("reconciliation.differences.unsettled", count, AtomicLong::get)
+                        .description("Differences with the channel's bill that wait for someone, all dates")
+                        .tags("channel", channel, "kind", kind.name()).register(registry);
+                registry.counter("reconciliation.differences.found", "channel", channel, "kind", kind.name());
+            }
+            for (String outcome : List.of("done", "not_published", "unusable_bill", "failed")) {
+                registry.counter("reconciliation.runs", "channel", channel, "outcome", outcome);
+            }
         }
     }
 
@@ -178,7 +184,8 @@ public class Reconciliation {
                                 + " was settled (" + difference.settlement() + ") at " + difference.settledAt(),
                                 Map.of("settlement", difference.settlement()));
                     }
-                    registry.counter("reconciliation.differences.settled", "settlement", "RESOLVED").increment();
+                    registry.counter("reconciliation.differences.settled", "channel", difference.channel(),
+                            "settlement", "RESOLVED").increment();
                     return difference;
                 }))
                 .call(this::refreshGauges);
@@ -186,7 +193,8 @@ public class Reconciliation {
 
     /** Reads the unsettled differences into the gauges (every replica exports the same, shared numbers). */
     Uni<Void> refreshGauges() {
-        return store.unsettledByKind().invoke(counts -> counts.forEach((kind, n) -> unsettled.get(kind).set(n)))
+        return store.unsettledByChannelAndKind().invoke(counts -> unsettled.forEach((channel, gauges) -> gauges
+                .forEach((kind, gauge) -> gauge.set(counts.getOrDefault(channel, Map.of()).getOrDefault(kind, 0L)))))
                 .replaceWithVoid();
     }
 
@@ -211,7 +219,7 @@ public class Reconciliation {
                 .chain(() -> settleRefundsNotRecorded(day))
                 .chain(() -> store.done(day, read.get(), clock.instant()))
                 .invoke(() -> {
-                    registry.counter("reconciliation.runs", "outcome", "done").increment();
+                    registry.counter("reconciliation.runs", "channel", day.channel(), "outcome", "done").increment();
                     LOG.infof("Reconciled %s against the channel's bill: %d payments, %d refunds", day,
                             read.get().payments(), read.get().refunds());
                 })
@@ -225,7 +233,7 @@ public class Reconciliation {
         String reason = failure instanceof ProblemException || failure instanceof UnusableBillException
                 || failure instanceof BillNotPublishedException || failure instanceof BillNotDownloadedException
                         ? failure.getMessage() : failure.toString();
-        registry.counter("reconciliation.runs", "outcome", outcome).increment();
+        registry.counter("reconciliation.runs", "channel", day.channel(), "outcome", outcome).increment();
         if (failure instanceof UnusableBillException) {
             LOG.errorf("The trade bill of %s is unusable, tried again later: %s", day, reason);
         } else {
@@ -257,8 +265,8 @@ public class Reconciliation {
                         .onItem().transformToUniAndConcatenate(difference -> store.add(day, difference, clock.instant())
                                 .invoke(added -> {
                                     if (added) {
-                                        registry.counter("reconciliation.differences.found", "kind",
-                                                difference.kind().name()).increment();
+                                        registry.counter("reconciliation.differences.found", "channel",
+                                                day.channel(), "kind", difference.kind().name()).increment();
                                         LOG.warnf("Reconciliation of %s: %s %s: %s", day, difference.kind(),
                                                 difference.outTradeNo(), difference.detail());
                                     }
@@ -346,7 +354,8 @@ public class Reconciliation {
     private Uni<Void> settled(Difference difference, Difference.Settlement settlement, String note) {
         return store.settle(difference.id(), settlement, note, clock.instant()).invoke(settledNow -> {
             if (settledNow) {
-                registry.counter("reconciliation.differences.settled", "settlement", settlement.name()).increment();
+                registry.counter("reconciliation.differences.settled", "channel", difference.channel(), "settlement",
+                        settlement.name()).increment();
                 LOG.infof("Reconciliation of %s: %s settled, %s", difference.billDate(), difference.outTradeNo(), note);
             }
         }).replaceWithVoid();

@@ -245,16 +245,15 @@ public class ReconciliationStore {
                 .replaceWithVoid();
     }
 
-    /** Unsettled differences by kind, every kind present. */
-    Uni<Map<DifferenceKind, Long>> unsettledByKind() {
-        return pool.query("SELECT kind, COUNT(*) FROM reconciliation_difference WHERE settlement IS NULL GROUP BY kind")
+    /** Unsettled differences by channel and kind (a kind without any: absent). */
+    Uni<Map<String, Map<DifferenceKind, Long>>> unsettledByChannelAndKind() {
+        return pool.query("SELECT channel, kind, COUNT(*) FROM reconciliation_difference WHERE settlement IS NULL "
+                + "GROUP BY channel, kind")
                 .execute()
                 .map(rows -> {
-                    Map<DifferenceKind, Long> counts = new EnumMap<>(DifferenceKind.class);
-                    for (DifferenceKind kind : DifferenceKind.values()) {
-                        counts.put(kind, 0L);
-                    }
-                    rows.forEach(row -> counts.put(DifferenceKind.valueOf(row.getString(0)), row.getLong(1)));
+                    Map<String, Map<DifferenceKind, Long>> counts = new HashMap<>();
+                    rows.forEach(row -> counts.computeIfAbsent(row.getString(0), channel -> new EnumMap<>(
+                            DifferenceKind.class)).put(DifferenceKind.valueOf(row.getString(1)), row.getLong(2)));
                     return counts;
                 });
     }

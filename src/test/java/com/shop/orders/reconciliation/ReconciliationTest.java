@@ -113,7 +113,7 @@ class ReconciliationTest {
                 List.of(new BillFaults.Row(unknown, "payment", "12.00", null),
                         new BillFaults.Row(orderNo(refundUnknownHere), "refund", "10.00", tradeNo(refundUnknownHere))),
                 "none"));
-        double foundBefore = Metrics.value("reconciliation_differences_found_total{kind=\"UNKNOWN_TRADE\"}");
+        double foundBefore = Metrics.value("reconciliation_differences_found_total{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}");
 
         JsonPath report = run(today()).statusCode(200).extract().jsonPath();
         assertEquals("DONE", report.getString("run.status"));
@@ -138,9 +138,9 @@ class ReconciliationTest {
         TestDb.assertStockInvariant(sku, 20);
         TestDb.assertAllowanceInvariant(TestDb.scalar("SELECT member_id FROM orders WHERE id = ?", matched));
         // Other tests' trades of the day are in the bill too (the sandbox's own tests make trades for no order).
-        double foundAfter = Metrics.value("reconciliation_differences_found_total{kind=\"UNKNOWN_TRADE\"}");
+        double foundAfter = Metrics.value("reconciliation_differences_found_total{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}");
         assertTrue(foundAfter >= foundBefore + 1, foundBefore + " -> " + foundAfter);
-        assertTrue(Metrics.value("reconciliation_differences_unsettled{kind=\"UNKNOWN_TRADE\"}") >= 1);
+        assertTrue(Metrics.value("reconciliation_differences_unsettled{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}") >= 1);
 
         // The same day again, the same bill: nothing found twice, nothing settled twice.
         long refundsBefore = trades.calls("alipay.trade.refund", orderNo(closedButPaid));
@@ -150,7 +150,7 @@ class ReconciliationTest {
         assertEquals(byOrderNo(report, mine.keySet()), byOrderNo(again, mine.keySet()));
         assertEquals(report.getInt("run.differences"), again.getInt("run.differences"));
         assertEquals(refundsBefore, trades.calls("alipay.trade.refund", orderNo(closedButPaid)));
-        assertEquals(foundAfter, Metrics.value("reconciliation_differences_found_total{kind=\"UNKNOWN_TRADE\"}"));
+        assertEquals(foundAfter, Metrics.value("reconciliation_differences_found_total{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}"));
 
         // A flagged difference is settled by hand, once.
         Object id = mine.get(unknown).get("id");
@@ -204,7 +204,7 @@ class ReconciliationTest {
         long sku = TestDb.newSku(5, "3.00");
         paidOrder(member, sku);
         run(today()).statusCode(200);
-        long differences = TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ?", today());
+        long differences = TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ? AND channel = 'alipay'", today());
 
         faults.bill(new BillFaults(true, null, null, null, null));
         run(today()).statusCode(200).body("run.status", equalTo("FAILED"))
@@ -220,14 +220,14 @@ class ReconciliationTest {
                 default -> "zip";
             }), damage + ": " + reason);
         }
-        assertEquals(differences, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ?",
+        assertEquals(differences, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ? AND channel = 'alipay'",
                 today()), "a failed run stores nothing");
 
         // The job tries the date again after the backoff, and the bill is fine by then.
         faults.reset();
         await().atMost(Duration.ofSeconds(20)).until(() -> "DONE".equals(TestDb.scalar(
-                "SELECT status FROM reconciliation_run WHERE bill_date = ?", today())));
-        assertEquals(differences, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ?",
+                "SELECT status FROM reconciliation_run WHERE bill_date = ? AND channel = 'alipay'", today())));
+        assertEquals(differences, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ? AND channel = 'alipay'",
                 today()));
     }
 
