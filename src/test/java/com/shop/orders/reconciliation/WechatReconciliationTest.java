@@ -1,5 +1,7 @@
 package com.shop.orders.reconciliation;
 
+import static com.shop.orders.reconciliation.ReconciliationTest.assertKind;
+import static com.shop.orders.reconciliation.ReconciliationTest.byOutTradeNo;
 import static com.shop.orders.testsupport.Members.adminToken;
 import static com.shop.orders.testsupport.Members.as;
 import static com.shop.orders.testsupport.Members.newMemberToken;
@@ -12,7 +14,6 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -34,6 +35,7 @@ import com.shop.orders.sandbox.alipay.SandboxFaults;
 import com.shop.orders.sandbox.wechat.WechatBillFaults;
 import com.shop.orders.sandbox.wechat.WechatFaults;
 import com.shop.orders.sandbox.wechat.WechatTrades;
+import com.shop.orders.testsupport.Metrics;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -53,6 +55,8 @@ class WechatReconciliationTest {
     private static final Duration SETTLED = Duration.ofSeconds(20);
     private static final WechatFaults.Fault FAILING = new WechatFaults.Fault(500, "SYSTEM_ERROR", "系统繁忙", null,
             false);
+    private static final String FOUND_MISMATCHES =
+            "reconciliation_differences_found_total{channel=\"wechat\",kind=\"AMOUNT_MISMATCH\"}";
 
     @Inject
     WechatFaults wechatFaults;
@@ -84,12 +88,12 @@ class WechatReconciliationTest {
         JsonPath wechat = run(today(), "wechat").statusCode(200).body("run.status", equalTo("DONE"))
                 .body("run.channel", equalTo("wechat")).extract().jsonPath();
         assertTrue(wechat.getInt("run.billPayments") >= 1 && wechat.getInt("run.billRefunds") >= 1, wechat.prettify());
-        assertEquals(Map.of(), byNumber(wechat, Set.of(wechatNo, orderNo(alipayOrder))),
+        assertEquals(Map.of(), byOutTradeNo(wechat, Set.of(wechatNo, orderNo(alipayOrder))),
                 "the WeChat trade and its refund are on WeChat's bill, to the fen; the Alipay trade is not on it");
         assertTrue(wechat.getList("differences.channel").stream().allMatch("wechat"::equals));
         JsonPath alipay = run(today(), null).statusCode(200).body("run.status", equalTo("DONE"))
                 .body("run.channel", equalTo("alipay")).extract().jsonPath();
-        assertEquals(Map.of(), byNumber(alipay, Set.of(wechatNo, orderNo(alipayOrder), orderNo(wechatOrder))),
+        assertEquals(Map.of(), byOutTradeNo(alipay, Set.of(wechatNo, orderNo(alipayOrder), orderNo(wechatOrder))),
                 "the Alipay trade and its refund are on Alipay's bill; the WeChat trade is not Alipay's");
 
         // Each channel's run is its own: both are there, the one asked for by its channel, Alipay's by default.
@@ -125,11 +129,12 @@ class WechatReconciliationTest {
 
         wechatFaults.bill(new WechatBillFaults(false, List.of(number(missingAtWechat), refundMissingNo),
                 Map.of(number(altered), "0.01"), "none"));
+        double mismatches = Metrics.value(FOUND_MISMATCHES);
         Set<String> mine = Set.of(number(matched), number(missingAtWechat), number(altered), number(refundMissing),
                 number(consoleRefunded), number(pendingButPaid));
         JsonPath report = run(today(), "wechat").statusCode(200).body("run.status", equalTo("DONE")).extract()
                 .jsonPath();
-        Map<String, Map<String, Object>> found = byNumber(report, mine);
+        Map<String, Map<String, Object>> found = byOutTradeNo(report, mine);
         assertEquals(Set.of(number(missingAtWechat), number(altered), number(refundMissing), number(consoleRefunded),
                 number(pendingButPaid)), found.keySet(), "the matched trade has no difference: " + found);
         assertKind(found, number(missingAtWechat), "MISSING_FROM_BILL", null);
@@ -145,12 +150,17 @@ class WechatReconciliationTest {
         assertEquals(0, new BigDecimal("4.50").compareTo(TestDb.scalar(
                 "SELECT refund_amount FROM payment WHERE order_id = ? AND channel = 'wechat'", consoleRefunded)));
         assertTrue(found.values().stream().allMatch(difference -> "wechat".equals(difference.get("channel"))));
+        double mismatchesAfter = Metrics.value(FOUND_MISMATCHES);
+        assertTrue(mismatchesAfter >= mismatches + 1, mismatches + " -> " + mismatchesAfter);
+        assertTrue(Metrics.value("reconciliation_differences_unsettled{channel=\"wechat\",kind=\"MISSING_FROM_BILL\"}")
+                >= 1);
 
         // The same day again, the same bill: nothing found twice, nothing settled twice.
         JsonPath again = run(today(), "wechat").statusCode(200).extract().jsonPath();
-        assertEquals(found, byNumber(again, mine));
+        assertEquals(found, byOutTradeNo(again, mine));
         assertEquals(report.getInt("run.differences"), again.getInt("run.differences"));
         assertEquals(1, TestDb.count("SELECT COUNT(*) FROM refund WHERE out_request_no = ?", console));
+        assertEquals(mismatchesAfter, Metrics.value(FOUND_MISMATCHES));
         assertEquals(found.size(), TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ? "
                 + "AND channel = 'wechat' AND out_trade_no IN (?, ?, ?, ?, ?, ?)", today(), number(matched),
                 number(missingAtWechat), number(altered), number(refundMissing), number(consoleRefunded),
@@ -250,28 +260,5 @@ class WechatReconciliationTest {
 
     private static LocalDate today() {
         return LocalDate.now(CHINA);
-    }
-
-    private static Map<String, Map<String, Object>> byNumber(JsonPath report, Set<String> numbers) {
-        Map<String, Map<String, Object>> found = new HashMap<>();
-        List<Map<String, Object>> differences = report.getList("differences");
-        for (Map<String, Object> difference : differences) {
-            String no = (String) difference.get("outTradeNo");
-            if (numbers.contains(no) && found.put(no, difference) != null) {
-                throw new AssertionError("two differences for " + no + ": " + differences);
-            }
-        }
-        return found;
-    }
-
-    private static void assertKind(Map<String, Map<String, Object>> found, String number, String kind,
-            String settlement) {
-        Map<String, Object> difference = found.get(number);
-        assertEquals(kind, difference.get("kind"), difference.toString());
-        if (settlement == null) {
-            assertNull(difference.get("settlement"), difference.toString());
-        } else {
-            assertEquals(settlement, difference.get("settlement"), difference.toString());
-        }
     }
 }

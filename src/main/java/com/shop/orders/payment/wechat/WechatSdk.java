@@ -18,8 +18,9 @@ import com.wechat.pay.java.service.refund.RefundService;
 /**
  * The SDK's objects for the merchant, made once from its configuration and keys: the Native payment, refund and bill
  * APIs on one HTTP client, and the notify parser. The bill's download goes through that client too (signed, and sent
- * where every call goes: {@link BaseUrlRoute} rewrites the download_url's host as it does the API's). Their calls block; the SDK documents no thread-safety, but they hold
- * only final state, as its README's "build one, reuse it" assumes.
+ * where every call goes: {@link BaseUrlRoute} rewrites the download_url's host as it does the API's). Their calls
+ * block; the SDK documents no thread-safety, but they hold only final state, as its README's "build one, reuse it"
+ * assumes.
  *
  * <p>In certificate mode, building downloads WeChat's platform certificates (/v3/certificates, without verifying that
  * answer: the certificates are AES-GCM encrypted with the APIv3 key instead) and registers the merchant with the SDK's

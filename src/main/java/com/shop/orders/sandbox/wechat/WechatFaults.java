@@ -16,8 +16,8 @@ import io.quarkus.arc.profile.IfBuildProfile;
 /**
  * The WeChat sandbox's fault knobs: notifies lost, late or sent twice, or signed under the other key, answers late,
  * signed with a timestamp out of WeChat's five minutes or under a serial the merchant does not know, no platform
- * certificate to download, the trade bill's knobs ({@link WechatBillFaults}), and per API an error answer or no answer, before or after the call took effect, for the
- * next few calls or until cleared.
+ * certificate to download, the trade bill's knobs ({@link WechatBillFaults}), and per API an error answer or no answer,
+ * before or after the call took effect, for the next few calls or until cleared.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
