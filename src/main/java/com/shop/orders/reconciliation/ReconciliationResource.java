@@ -53,9 +53,9 @@ public class ReconciliationResource {
             "billPayments":1520,"billRefunds":12,"differences":1},"differences":[{"id":7,"billDate":"2026-12-01","channel":"alipay",\
             "kind":"PAID_NOT_RECORDED","outTradeNo":"O20261201103000123456","orderId":1051,\
             "tradeNo":"2026120122001456780012345678","billAmount":59.00,"recordedAmount":null,\
-            "detail":"paid at Alipay at 2026-12-01T02:31:07Z, the order is PENDING_PAYMENT here",\
+            "detail":"paid at the wallet at 2026-12-01T02:31:07Z, the order is PENDING_PAYMENT here",\
             "foundAt":"2026-12-02T01:30:03Z","settlement":"CONFIRMED_PAID","settledAt":"2026-12-02T01:30:04Z",\
-            "note":"confirmed by Alipay's trade query: the order is PAID (PAID_NOW)"}]}""";
+            "note":"confirmed by the wallet's trade query: the order is PAID (PAID_NOW)"}]}""";
     private static final String FAILED_EXAMPLE = """
             {"run":{"billDate":"2026-12-01","channel":"wechat","status":"FAILED","attempts":2,"nextAttemptAt":"2026-12-02T02:10:00Z",\
             "startedAt":"2026-12-02T01:50:00Z","finishedAt":"2026-12-02T01:50:01Z",\
