@@ -102,13 +102,13 @@ public class ReconciliationResource {
                     examples = { @ExampleObject(name = "done", value = REPORT_EXAMPLE),
                             @ExampleObject(name = "notPublished", value = FAILED_EXAMPLE) }))
     @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
-    @APIResponse(responseCode = "409", description = "Another instance is reconciling this day",
+    @APIResponse(responseCode = "409", description = "Another instance is reconciling this day's bill of the channel",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
                     examples = @ExampleObject(name = "running", value = """
                             {"type":"about:blank","title":"Reconciliation running","status":409,\
-                            "detail":"The reconciliation of 2026-12-01 is running on another instance; its result \
-                            will be shown here when it is done","instance":"/api/admin/reconciliations",\
-                            "billDate":"2026-12-01"}""")))
+                            "detail":"The reconciliation of 2026-12-01 (wechat) is running on another instance; its \
+                            result will be shown here when it is done","instance":"/api/admin/reconciliations",\
+                            "billDate":"2026-12-01","channel":"wechat"}""")))
     @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
     public Uni<ReconciliationReport> run(@Valid @NotNull RunRequest request) {
