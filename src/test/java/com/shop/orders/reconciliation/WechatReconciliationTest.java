@@ -103,6 +103,9 @@ class WechatReconciliationTest {
                 .body("run.channel", equalTo("alipay"));
         assertEquals(1, TestDb.count("SELECT COUNT(*) FROM reconciliation_run WHERE bill_date = ? AND channel = "
                 + "'wechat' AND status = 'DONE'", today()));
+        // The job reconciles every configured channel's past days by itself (two days ago: due whatever the hour).
+        await().atMost(SETTLED).until(() -> TestDb.count("SELECT COUNT(*) FROM reconciliation_run WHERE bill_date = ? "
+                + "AND channel IN ('alipay', 'wechat') AND status = 'DONE'", today().minusDays(2)) == 2);
         as(adminToken()).contentType(ContentType.JSON).body(Map.of("billDate", today().toString(), "channel", "paypal"))
                 .post("/api/admin/reconciliations").then().statusCode(400).contentType("application/problem+json")
                 .body(containsString("channel"));
