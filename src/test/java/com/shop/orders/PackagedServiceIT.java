@@ -314,7 +314,7 @@ class PackagedServiceIT {
                 report.getList("differences.findAll { it.outTradeNo == '" + unknown + "' }.kind"));
         assertEquals(java.util.List.of(),
                 report.getList("differences.findAll { it.outTradeNo == '" + orderNo(orderId) + "' }"));
-        assertTrue(Metrics.value("reconciliation_differences_unsettled{kind=\"UNKNOWN_TRADE\"}") >= 1);
+        assertTrue(Metrics.value("reconciliation_differences_unsettled{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}") >= 1);
     }
 
     /**

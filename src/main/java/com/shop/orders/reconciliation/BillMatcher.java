@@ -10,13 +10,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.shop.orders.payment.BillEntry;
+import com.shop.orders.payment.TradeBill;
+
 /**
  * Matches a day's bill against what this service recorded, both ways, by out_trade_no and trade_no, amounts to the
  * fen. Pure: the store loads the records, the reconciliation acts on what is found.
  *
  * <p>A bill row is looked up by its order number whatever day the service recorded it (a notify late past midnight
  * is the same payment). A record of the day that no bill row matches is a candidate only: the payment may have
- * completed at Alipay on the day before or after, which the reconciliation asks Alipay about.
+ * completed at the wallet on the day before or after, which the reconciliation asks the wallet about.
  */
 public final class BillMatcher {
 
@@ -28,16 +31,17 @@ public final class BillMatcher {
     }
 
     /**
-     * @param byOrderNo the records of every order number in the bill, and of the day's payments and refunds
+     * @param byOutTradeNo the records of every trade number in the bill, and of the day's payments and refunds, by
+     *                     their trade's number at the wallet
      * @param ofTheDay  the records with money in or out on the bill's day (in {@code zone})
      */
-    public static Result match(TradeBill bill, Map<String, RecordedPayment> byOrderNo, List<RecordedPayment> ofTheDay,
+    public static Result match(TradeBill bill, Map<String, RecordedPayment> byOutTradeNo, List<RecordedPayment> ofTheDay,
             ZoneId zone) {
         List<FoundDifference> differences = new ArrayList<>();
         Set<String> paymentsInBill = new HashSet<>();
         Set<String> refundsInBill = new HashSet<>();
         for (BillEntry entry : bill.entries()) {
-            RecordedPayment recorded = byOrderNo.get(entry.outTradeNo());
+            RecordedPayment recorded = byOutTradeNo.get(entry.outTradeNo());
             FoundDifference difference;
             if (recorded == null) {
                 difference = found(DifferenceKind.UNKNOWN_TRADE, entry, null, null,
@@ -59,13 +63,13 @@ public final class BillMatcher {
         List<RecordedPayment> missing = new ArrayList<>();
         for (RecordedPayment recorded : ofTheDay) {
             if (recorded.paid() && on(recorded.moneyInAt(), bill.date(), zone)
-                    && !paymentsInBill.contains(recorded.orderNo())) {
+                    && !paymentsInBill.contains(recorded.outTradeNo())) {
                 missing.add(recorded);
             }
             for (RecordedRefund refund : recorded.refunds()) {
                 if (refund.succeeded() && on(refund.completedAt(), bill.date(), zone)
-                        && !refundsInBill.contains(recorded.orderNo() + " " + refund.billRequestNo())) {
-                    differences.add(new FoundDifference(DifferenceKind.REFUND_MISSING_FROM_BILL, recorded.orderNo(),
+                        && !refundsInBill.contains(recorded.outTradeNo() + " " + refund.billRequestNo())) {
+                    differences.add(new FoundDifference(DifferenceKind.REFUND_MISSING_FROM_BILL, recorded.outTradeNo(),
                             "refund:" + refund.billRequestNo(), recorded.orderId(), recorded.tradeNo(), null,
                             refund.amount(), "refund " + refund.billRequestNo() + " of " + refund.amount()
                                     + " recorded at " + refund.completedAt() + ", not in the bill"));
@@ -85,7 +89,7 @@ public final class BillMatcher {
         if (recorded.paid()) {
             return null;
         }
-        return found(DifferenceKind.PAID_NOT_RECORDED, entry, recorded, null, "paid at Alipay at "
+        return found(DifferenceKind.PAID_NOT_RECORDED, entry, recorded, null, "paid at the wallet at "
                 + entry.finishedAt() + ", the order is " + recorded.orderStatus() + " here");
     }
 

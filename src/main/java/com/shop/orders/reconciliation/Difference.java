@@ -10,14 +10,14 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * A stored difference. {@code settlement} is null while it waits for someone (flagged): CONFIRMED_PAID, REFUNDED or
  * REFUND_RECORDED once the reconciliation settled it through the payment or refund paths, RESOLVED once an admin did.
  */
-public record Difference(long id, LocalDate billDate, DifferenceKind kind, String outTradeNo, Long orderId,
+public record Difference(long id, LocalDate billDate, String channel, DifferenceKind kind, String outTradeNo, Long orderId,
         String tradeNo, BigDecimal billAmount, BigDecimal recordedAmount, String detail, Instant foundAt,
         String settlement, Instant settledAt, String note, @JsonIgnore String entryKey) {
 
     public enum Settlement {
         CONFIRMED_PAID,
         REFUNDED,
-        /** A refund Alipay made that was not recorded here: its refund query confirmed it, and it is recorded now. */
+        /** A refund the wallet made that was not recorded here: its refund query confirmed it, and it is recorded now. */
         REFUND_RECORDED,
         RESOLVED
     }

@@ -2,9 +2,9 @@ package com.shop.orders.reconciliation;
 
 /** What a bill and this service can disagree on, and what the reconciliation does about each. */
 public enum DifferenceKind {
-    /** Alipay has the money, the order is not PAID here: settled through the query and the payment paths. */
+    /** The wallet has the money, the order is not PAID here: settled through the query and the payment paths. */
     PAID_NOT_RECORDED,
-    /** PAID here, not in the bill (Alipay asked, its answer noted): flagged. */
+    /** PAID here, not in the bill (the wallet asked, its answer noted): flagged. */
     MISSING_FROM_BILL,
     /** Both have it, with other amounts: flagged. */
     AMOUNT_MISMATCH,

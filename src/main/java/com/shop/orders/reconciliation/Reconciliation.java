@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +15,21 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 
 import org.jboss.logging.Logger;
 
-import com.shop.orders.payment.alipay.AlipayChannel;
-import com.shop.orders.payment.alipay.AlipayGateway;
+import com.shop.orders.payment.BillLimits;
+import com.shop.orders.payment.BillNotDownloadedException;
+import com.shop.orders.payment.BillNotPublishedException;
+import com.shop.orders.payment.ChannelBills;
+import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.payment.Trade;
-import com.shop.orders.payment.alipay.TradeBillLink;
+import com.shop.orders.payment.TradeBill;
 import com.shop.orders.payment.TradeQuery;
+import com.shop.orders.payment.UnusableBillException;
 import com.shop.orders.refund.FoundRefunds;
 import com.shop.orders.resilience.MutinyBridge;
 import com.shop.orders.tracing.Spans;
@@ -38,14 +45,16 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 /**
- * Reconciles one day against Alipay's trade bill: downloads and parses it, matches it both ways with what this
- * service recorded ({@link BillMatcher}), stores each difference once, and settles what the payment paths can
- * settle. A payment Alipay has and this service does not record goes through the trade query and
- * {@link PaymentConfirmation}, exactly as a lost notify would (a pending order becomes PAID, a closed one's money is
- * refunded); everything else is flagged for people.
+ * Reconciles one day against one channel's trade bill ({@link ChannelBills}, implemented by each wallet's package):
+ * matches it both ways with what this service recorded of the channel's trades ({@link BillMatcher}), stores each
+ * difference once, and settles what the payment paths can settle. A payment the wallet has and this service does not
+ * record goes through the trade query and {@link PaymentConfirmation}, exactly as a lost notify would (a pending order
+ * becomes PAID, a closed one's money is refunded); a refund the wallet made that this service did not (one made in
+ * the merchant console) is recorded once the wallet's refund query confirms it ({@link FoundRefunds}); everything
+ * else is flagged for people.
  *
  * <p>A run fails as a whole, changing nothing but what it had settled, when the bill is not published yet, cannot
- * be downloaded or used, or Alipay cannot be asked; it is tried again later ({@link ReconciliationStore#failed}).
+ * be downloaded or used, or the wallet cannot be asked; it is tried again later ({@link ReconciliationStore#failed}).
  */
 @ApplicationScoped
 // Created at start, so that its meters exist (at zero) before the first run.
@@ -54,59 +63,81 @@ public class Reconciliation {
 
     private static final Logger LOG = Logger.getLogger(Reconciliation.class);
     private static final AttributeKey<String> BILL_DATE = AttributeKey.stringKey("shop.reconciliation.bill_date");
+    private static final AttributeKey<String> CHANNEL = AttributeKey.stringKey("shop.reconciliation.channel");
 
     private final ReconciliationStore store;
-    private final AlipayGateway alipay;
+    private final PaymentChannels channels;
+    /** The configured channels' bills, by channel, in the configured order. */
+    private final Map<String, ChannelBills> bills = new LinkedHashMap<>();
     private final FoundRefunds foundRefunds;
     private final TradeQuery tradeQuery;
-    private final BillDownload download;
     private final ReconciliationConfig config;
     private final Spans spans;
     private final MeterRegistry registry;
     private final Clock clock;
-    private final Map<DifferenceKind, AtomicLong> unsettled = new EnumMap<>(DifferenceKind.class);
+    /** The gauges' numbers, by channel and kind. */
+    private final Map<String, Map<DifferenceKind, AtomicLong>> unsettled = new LinkedHashMap<>();
 
-    public Reconciliation(ReconciliationStore store, AlipayGateway alipay, TradeQuery tradeQuery, FoundRefunds foundRefunds,
-            BillDownload download, ReconciliationConfig config, Spans spans, MeterRegistry registry, Clock clock) {
+    public Reconciliation(ReconciliationStore store, PaymentChannels channels, @Any Instance<ChannelBills> known,
+            TradeQuery tradeQuery, FoundRefunds foundRefunds, ReconciliationConfig config, Spans spans,
+            MeterRegistry registry, Clock clock) {
         this.store = store;
+        this.channels = channels;
         this.foundRefunds = foundRefunds;
-        this.alipay = alipay;
         this.tradeQuery = tradeQuery;
-        this.download = download;
+        for (String channel : channels.offered()) {
+            ChannelBills source = known.stream().filter(b -> b.channel().equals(channel)).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("No trade bill for the channel " + channel));
+            bills.put(channel, source);
+        }
         this.config = config;
         this.spans = spans;
         this.registry = registry;
         this.clock = clock;
-        for (DifferenceKind kind : DifferenceKind.values()) {
-            AtomicLong count = new AtomicLong();
-            unsettled.put(kind, count);
-            Gauge.builder("reconciliation.differences.unsettled", count, AtomicLong::get)
-                    .description("Differences with Alipay's bill that wait for someone, all dates")
-                    .tag("kind", kind.name()).register(registry);
-            registry.counter("reconciliation.differences.found", "kind", kind.name());
-        }
-        for (String outcome : List.of("done", "not_published", "unusable_bill", "failed")) {
-            registry.counter("reconciliation.runs", "outcome", outcome);
+        // Every meter by channel: one wallet's bill late or disagreeing says nothing of the other's.
+        for (String channel : bills.keySet()) {
+            Map<DifferenceKind, AtomicLong> counts = new EnumMap<>(DifferenceKind.class);
+            unsettled.put(channel, counts);
+            for (DifferenceKind kind : DifferenceKind.values()) {
+                AtomicLong count = new AtomicLong();
+                counts.put(kind, count);
+                Gauge.builder("reconciliation.differences.unsettled", count, AtomicLong::get)
+                        .description("Differences with the channel's bill that wait for someone, all dates")
+                        .tags("channel", channel, "kind", kind.name()).register(registry);
+                registry.counter("reconciliation.differences.found", "channel", channel, "kind", kind.name());
+            }
+            for (String outcome : List.of("done", "not_published", "unusable_bill", "failed")) {
+                registry.counter("reconciliation.runs", "channel", channel, "outcome", outcome);
+            }
         }
     }
 
-    /** An admin's run of the date, now, whatever its state; 409 while another replica runs it. */
-    public Uni<ReconciliationReport> runNow(LocalDate date) {
-        return store.claim(date, clock.instant(), false)
-                .chain(claimed -> {
-                    if (!claimed) {
-                        throw new ProblemException(409, "Reconciliation running", "The reconciliation of " + date
-                                + " is running on another instance; its result will be shown here when it is done",
-                                Map.of("billDate", date.toString()));
-                    }
-                    return reconcile(date);
-                })
-                .chain(() -> report(date));
+    /** The channels reconciled: those configured (shop.payment.channels), in that order. */
+    public List<String> channels() {
+        return List.copyOf(bills.keySet());
     }
 
     /**
-     * The job's pass: makes the dates whose bill is due (yesterday from {@code billsFrom}, and days back not
-     * reconciled), then runs each date that is due and that no other replica has claimed.
+     * An admin's run of the date against the channel's bill, now, whatever its state; 409 while another replica runs
+     * it.
+     */
+    public Uni<ReconciliationReport> runNow(LocalDate date, String channel) {
+        ReconciliationStore.Day day = new ReconciliationStore.Day(date, channel);
+        return store.claim(day, clock.instant(), false)
+                .chain(claimed -> {
+                    if (!claimed) {
+                        throw new ProblemException(409, "Reconciliation running", "The reconciliation of " + day
+                                + " is running on another instance; its result will be shown here when it is done",
+                                Map.of("billDate", date.toString(), "channel", channel));
+                    }
+                    return reconcile(day);
+                })
+                .chain(() -> report(date, channel));
+    }
+
+    /**
+     * The job's pass: makes the runs whose bill is due (yesterday's of every channel from {@code billsFrom}, and days
+     * back not reconciled), then runs each that is due and that no other replica has claimed.
      */
     Uni<Void> runDue() {
         Instant now = clock.instant();
@@ -116,22 +147,25 @@ public class Reconciliation {
         for (LocalDate date = today.minusDays(config.daysBack()); date.isBefore(today); date = date.plusDays(1)) {
             Instant dueAt = date.plusDays(1).atTime(config.billsFrom()).atZone(zone).toInstant();
             if (!now.isBefore(dueAt)) {
-                dates.add(store.ensure(date, dueAt));
+                for (String channel : bills.keySet()) {
+                    dates.add(store.ensure(new ReconciliationStore.Day(date, channel), dueAt));
+                }
             }
         }
         Uni<Void> made = dates.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(dates).andFailFast().replaceWithVoid();
-        return made.chain(() -> store.due(now))
+        return made.chain(() -> store.due(now, bills.keySet()))
                 .chain(due -> Multi.createFrom().iterable(due)
-                        .onItem().transformToUniAndConcatenate(date -> store.claim(date, clock.instant(), true)
-                                .chain(claimed -> claimed ? reconcile(date) : Uni.createFrom().voidItem()))
+                        .onItem().transformToUniAndConcatenate(day -> store.claim(day, clock.instant(), true)
+                                .chain(claimed -> claimed ? reconcile(day) : Uni.createFrom().voidItem()))
                         .collect().last())
                 .replaceWithVoid();
     }
 
-    public Uni<ReconciliationReport> report(LocalDate date) {
-        return store.run(date).chain(run -> run == null
+    public Uni<ReconciliationReport> report(LocalDate date, String channel) {
+        ReconciliationStore.Day day = new ReconciliationStore.Day(date, channel);
+        return store.run(day).chain(run -> run == null
                 ? Uni.createFrom().nullItem()
-                : store.ofDate(date).map(differences -> new ReconciliationReport(run, differences)));
+                : store.ofDay(day).map(differences -> new ReconciliationReport(run, differences)));
     }
 
     public Uni<List<Difference>> open(int limit) {
@@ -150,7 +184,8 @@ public class Reconciliation {
                                 + " was settled (" + difference.settlement() + ") at " + difference.settledAt(),
                                 Map.of("settlement", difference.settlement()));
                     }
-                    registry.counter("reconciliation.differences.settled", "settlement", "RESOLVED").increment();
+                    registry.counter("reconciliation.differences.settled", "channel", difference.channel(),
+                            "settlement", "RESOLVED").increment();
                     return difference;
                 }))
                 .call(this::refreshGauges);
@@ -158,83 +193,81 @@ public class Reconciliation {
 
     /** Reads the unsettled differences into the gauges (every replica exports the same, shared numbers). */
     Uni<Void> refreshGauges() {
-        return store.unsettledByKind().invoke(counts -> counts.forEach((kind, n) -> unsettled.get(kind).set(n)))
+        return store.unsettledByChannelAndKind().invoke(counts -> unsettled.forEach((channel, gauges) -> gauges
+                .forEach((kind, gauge) -> gauge.set(counts.getOrDefault(channel, Map.of()).getOrDefault(kind, 0L)))))
                 .replaceWithVoid();
     }
 
     /**
-     * The claimed date's run, start to end, in a span of its own (a trace of its own when the job runs it); it records
-     * its own outcome and never fails.
+     * The claimed run, start to end, in a span of its own (a trace of its own when the job runs it); it records its
+     * own outcome and never fails.
      */
-    private Uni<Void> reconcile(LocalDate date) {
+    private Uni<Void> reconcile(ReconciliationStore.Day day) {
         Span span = spans.start("reconciliation", SpanKind.INTERNAL);
-        span.setAttribute(BILL_DATE, date.toString());
-        return spans.within(span, () -> reconcileInSpan(date));
+        span.setAttribute(BILL_DATE, day.date().toString());
+        span.setAttribute(CHANNEL, day.channel());
+        return spans.within(span, () -> reconcileInSpan(day));
     }
 
-    private Uni<Void> reconcileInSpan(LocalDate date) {
+    private Uni<Void> reconcileInSpan(ReconciliationStore.Day day) {
         AtomicReference<TradeBill> read = new AtomicReference<>();
-        return alipay.tradeBill(date)
-                .chain(link -> fetch(link, date))
+        BillLimits limits = new BillLimits(config.zone(), config.downloadTimeout(), config.maxBillSize().asLongValue());
+        return bills.get(day.channel()).of(day.date(), limits)
                 .invoke(read::set)
-                .chain(bill -> match(date, bill))
-                .chain(() -> settlePaidNotRecorded(date))
-                .chain(() -> settleRefundsNotRecorded(date))
-                .chain(() -> store.done(date, read.get(), clock.instant()))
+                .chain(bill -> match(day, bill))
+                .chain(() -> settlePaidNotRecorded(day))
+                .chain(() -> settleRefundsNotRecorded(day))
+                .chain(() -> store.done(day, read.get(), clock.instant()))
                 .invoke(() -> {
-                    registry.counter("reconciliation.runs", "outcome", "done").increment();
-                    LOG.infof("Reconciled %s against Alipay's bill: %d payments, %d refunds", date,
+                    registry.counter("reconciliation.runs", "channel", day.channel(), "outcome", "done").increment();
+                    LOG.infof("Reconciled %s against the channel's bill: %d payments, %d refunds", day,
                             read.get().payments(), read.get().refunds());
                 })
-                .onFailure().recoverWithUni(failure -> failed(date, failure))
+                .onFailure().recoverWithUni(failure -> failed(day, failure))
                 .call(this::refreshGauges);
     }
 
-    private Uni<TradeBill> fetch(TradeBillLink link, LocalDate date) {
-        if (!link.published()) {
-            return Uni.createFrom().failure(new BillNotPublishedException(date));
-        }
-        return download.fetch(link.url(), date);
-    }
-
-    private Uni<Void> failed(LocalDate date, Throwable failure) {
+    private Uni<Void> failed(ReconciliationStore.Day day, Throwable failure) {
         String outcome = failure instanceof BillNotPublishedException ? "not_published"
                 : failure instanceof UnusableBillException ? "unusable_bill" : "failed";
         String reason = failure instanceof ProblemException || failure instanceof UnusableBillException
-                || failure instanceof BillNotPublishedException || failure instanceof BillDownload.BillNotDownloadedException
+                || failure instanceof BillNotPublishedException || failure instanceof BillNotDownloadedException
                         ? failure.getMessage() : failure.toString();
-        registry.counter("reconciliation.runs", "outcome", outcome).increment();
+        registry.counter("reconciliation.runs", "channel", day.channel(), "outcome", outcome).increment();
         if (failure instanceof UnusableBillException) {
-            LOG.errorf("The trade bill of %s is unusable, tried again later: %s", date, reason);
+            LOG.errorf("The trade bill of %s is unusable, tried again later: %s", day, reason);
         } else {
-            LOG.warnf("Reconciliation of %s failed, tried again later: %s", date, reason);
+            LOG.warnf("Reconciliation of %s failed, tried again later: %s", day, reason);
         }
-        return store.failed(date, reason, clock.instant());
+        return store.failed(day, reason, clock.instant());
     }
 
-    /** Matches, asks Alipay about the day's payments the bill lacks, then stores what is new. */
-    private Uni<Void> match(LocalDate date, TradeBill bill) {
+    /** Matches, asks the wallet about the day's payments the bill lacks, then stores what is new. */
+    private Uni<Void> match(ReconciliationStore.Day day, TradeBill bill) {
         ZoneId zone = config.zone();
-        Instant start = date.atStartOfDay(zone).toInstant();
-        Instant end = date.plusDays(1).atStartOfDay(zone).toInstant();
-        return store.recordedBetween(start, end).chain(ofTheDay -> {
+        Instant start = day.date().atStartOfDay(zone).toInstant();
+        Instant end = day.date().plusDays(1).atStartOfDay(zone).toInstant();
+        ChannelBills source = bills.get(day.channel());
+        return store.recordedBetween(day.channel(), start, end).chain(ofTheDay -> {
             Set<String> orderNos = new LinkedHashSet<>();
-            bill.entries().forEach(entry -> orderNos.add(entry.outTradeNo()));
+            bill.entries().forEach(entry -> orderNos.add(source.orderNoOf(entry.outTradeNo())));
             ofTheDay.forEach(recorded -> orderNos.add(recorded.orderNo()));
-            return store.recorded(orderNos).map(byOrderNo -> BillMatcher.match(bill, byOrderNo, ofTheDay, zone));
-        }).chain(result -> missingFromBill(result.missingFromBill(), date)
+            return store.recorded(day.channel(), orderNos)
+                    .map(byOrderNo -> BillMatcher.match(bill, byOutTradeNo(day.channel(), byOrderNo.values()),
+                            ofTheDay, zone));
+        }).chain(result -> missingFromBill(day, result.missingFromBill())
                 .map(missing -> {
                     List<FoundDifference> all = new ArrayList<>(result.differences());
                     all.addAll(missing);
                     return all;
                 }))
                 .chain(found -> Multi.createFrom().iterable(found)
-                        .onItem().transformToUniAndConcatenate(difference -> store.add(date, difference, clock.instant())
+                        .onItem().transformToUniAndConcatenate(difference -> store.add(day, difference, clock.instant())
                                 .invoke(added -> {
                                     if (added) {
-                                        registry.counter("reconciliation.differences.found", "kind",
-                                                difference.kind().name()).increment();
-                                        LOG.warnf("Reconciliation of %s: %s %s: %s", date, difference.kind(),
+                                        registry.counter("reconciliation.differences.found", "channel",
+                                                day.channel(), "kind", difference.kind().name()).increment();
+                                        LOG.warnf("Reconciliation of %s: %s %s: %s", day, difference.kind(),
                                                 difference.outTradeNo(), difference.detail());
                                     }
                                 }))
@@ -242,17 +275,28 @@ public class Reconciliation {
                 .replaceWithVoid();
     }
 
+    /** The records by the number the bill names their trade with (an order with no trade on the channel: its own). */
+    private Map<String, RecordedPayment> byOutTradeNo(String channel, Iterable<RecordedPayment> records) {
+        Map<String, RecordedPayment> byNumber = new LinkedHashMap<>();
+        for (RecordedPayment recorded : records) {
+            RecordedPayment numbered = recorded.outTradeNo() != null ? recorded
+                    : recorded.numbered(channels.of(channel).outTradeNoOf(recorded.orderNo()));
+            byNumber.put(numbered.outTradeNo(), numbered);
+        }
+        return byNumber;
+    }
+
     /**
-     * A payment recorded on the day that the bill lacks: Alipay is asked. Completed at Alipay on another day (a
+     * A payment recorded on the day that the bill lacks: the wallet is asked. Completed there on another day (a
      * notify that arrived after midnight), it belongs to that day's bill; otherwise it is flagged with the answer.
      */
-    private Uni<List<FoundDifference>> missingFromBill(List<RecordedPayment> candidates, LocalDate date) {
+    private Uni<List<FoundDifference>> missingFromBill(ReconciliationStore.Day day, List<RecordedPayment> candidates) {
         return Multi.createFrom().iterable(candidates)
-                .onItem().transformToUniAndConcatenate(recorded -> alipay.query(recorded.orderNo())
-                        .map(trade -> paidOnAnotherDay(trade, date) ? null : new FoundDifference(
-                                DifferenceKind.MISSING_FROM_BILL, recorded.orderNo(), "payment", recorded.orderId(),
+                .onItem().transformToUniAndConcatenate(recorded -> channels.of(day.channel()).query(recorded.outTradeNo())
+                        .map(trade -> paidOnAnotherDay(trade, day.date()) ? null : new FoundDifference(
+                                DifferenceKind.MISSING_FROM_BILL, recorded.outTradeNo(), "payment", recorded.orderId(),
                                 recorded.tradeNo(), null, recorded.paidAmount(), "recorded paid at "
-                                        + recorded.moneyInAt() + ", not in the bill; Alipay's query answers "
+                                        + recorded.moneyInAt() + ", not in the bill; the wallet's query answers "
                                         + trade.walletStatus() + (trade.paidAt() == null ? "" : ", paid at " + trade.paidAt()))))
                 .filter(found -> found != null)
                 .collect().asList();
@@ -262,9 +306,9 @@ public class Reconciliation {
         return trade.isPaid() && trade.paidAt() != null && !BillMatcher.on(trade.paidAt(), date, config.zone());
     }
 
-    /** Payments Alipay has and this service did not record, one at a time through the payment paths. */
-    private Uni<Void> settlePaidNotRecorded(LocalDate date) {
-        return store.unsettled(date, DifferenceKind.PAID_NOT_RECORDED)
+    /** Payments the wallet has and this service did not record, one at a time through the payment paths. */
+    private Uni<Void> settlePaidNotRecorded(ReconciliationStore.Day day) {
+        return store.unsettled(day, DifferenceKind.PAID_NOT_RECORDED)
                 .chain(differences -> Multi.createFrom().iterable(differences)
                         .onItem().transformToUniAndConcatenate(this::settle)
                         .collect().last())
@@ -272,18 +316,18 @@ public class Reconciliation {
     }
 
     private Uni<Void> settle(Difference difference) {
-        return MutinyBridge.onOwnContext(() -> tradeQuery.confirmIfPaid(AlipayChannel.NAME, difference.outTradeNo()))
+        return MutinyBridge.onOwnContext(() -> tradeQuery.confirmIfPaid(difference.channel(), difference.outTradeNo()))
                 .chain(confirmed -> {
                     if (confirmed.recordedPaid()) {
                         return settled(difference, Difference.Settlement.CONFIRMED_PAID,
-                                "confirmed by Alipay's trade query: the order is PAID (" + confirmed.outcome() + ")");
+                                "confirmed by the wallet's trade query: the order is PAID (" + confirmed.outcome() + ")");
                     }
                     if (confirmed.outcome() == PaymentConfirmation.Outcome.REFUNDED) {
                         return settled(difference, Difference.Settlement.REFUNDED,
                                 "the order had been closed: the payment was refunded");
                     }
                     String note = confirmed.outcome() == null
-                            ? "Alipay's trade query answers " + confirmed.trade().walletStatus() + ": the payment is not confirmed"
+                            ? "the wallet's trade query answers " + confirmed.trade().walletStatus() + ": the payment is not confirmed"
                             : "the payment paths did not accept it: " + confirmed.outcome();
                     LOG.warnf("Reconciliation of %s: %s stays flagged: %s", difference.billDate(),
                             difference.outTradeNo(), note);
@@ -291,17 +335,17 @@ public class Reconciliation {
                 });
     }
 
-    /** Refunds Alipay's bill has and this service did not record as made: the refund query decides. */
-    private Uni<Void> settleRefundsNotRecorded(LocalDate date) {
-        return store.unsettled(date, DifferenceKind.REFUND_NOT_RECORDED)
+    /** Refunds the bill has and this service did not record as made: the wallet's refund query decides. */
+    private Uni<Void> settleRefundsNotRecorded(ReconciliationStore.Day day) {
+        return store.unsettled(day, DifferenceKind.REFUND_NOT_RECORDED)
                 .chain(differences -> Multi.createFrom().iterable(differences)
                         .onItem().transformToUniAndConcatenate(difference -> MutinyBridge.onOwnContext(
-                                () -> foundRefunds.settle(difference.outTradeNo(),
+                                () -> foundRefunds.settle(day.channel(), difference.outTradeNo(),
                                         BillMatcher.requestNoOf(difference.entryKey()), difference.billAmount()))
                                 .chain(recorded -> recorded
                                         ? settled(difference, Difference.Settlement.REFUND_RECORDED,
-                                                "confirmed by Alipay's refund query: recorded as made")
-                                        : store.note(difference.id(), "Alipay's refund query does not confirm it, or "
+                                                "confirmed by the wallet's refund query: recorded as made")
+                                        : store.note(difference.id(), "the wallet's refund query does not confirm it, or "
                                                 + "it cannot be recorded here: left to people")))
                         .collect().last())
                 .replaceWithVoid();
@@ -310,17 +354,10 @@ public class Reconciliation {
     private Uni<Void> settled(Difference difference, Difference.Settlement settlement, String note) {
         return store.settle(difference.id(), settlement, note, clock.instant()).invoke(settledNow -> {
             if (settledNow) {
-                registry.counter("reconciliation.differences.settled", "settlement", settlement.name()).increment();
+                registry.counter("reconciliation.differences.settled", "channel", difference.channel(), "settlement",
+                        settlement.name()).increment();
                 LOG.infof("Reconciliation of %s: %s settled, %s", difference.billDate(), difference.outTradeNo(), note);
             }
         }).replaceWithVoid();
-    }
-
-    /** Alipay has not made the day's bill yet. */
-    static class BillNotPublishedException extends RuntimeException {
-
-        BillNotPublishedException(LocalDate date) {
-            super("Alipay has not published the trade bill of " + date + " yet", null, false, false);
-        }
     }
 }

@@ -9,8 +9,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Reconciliation against Alipay's daily trade bill: when replicas ask for a day's bill, how they share the work and
- * how they retry, and the limits of a download.
+ * Reconciliation against each channel's daily trade bill: when replicas ask for a day's bills, how they share the
+ * work and how they retry, and the limits of a download.
  */
 @ConfigMapping(prefix = "shop.reconciliation")
 public interface ReconciliationConfig {
@@ -19,11 +19,14 @@ public interface ReconciliationConfig {
     @WithDefault("true")
     boolean scheduled();
 
-    /** Alipay's day: a bill holds what completed from midnight to midnight in this zone. */
+    /** The wallets' day (Alipay's and WeChat Pay's): a bill holds what completed from midnight to midnight here. */
     @WithDefault("Asia/Shanghai")
     ZoneId zone();
 
-    /** Time of day (in {@link #zone()}) from which yesterday's bill is asked for; Alipay makes it by 09:00. */
+    /**
+     * Time of day (in {@link #zone()}) from which yesterday's bills are asked for; Alipay makes its bill by 09:00,
+     * WeChat Pay after about 10:00 (until then its run fails as not published and is retried).
+     */
     @WithDefault("09:30")
     LocalTime billsFrom();
 
@@ -35,7 +38,7 @@ public interface ReconciliationConfig {
     @WithDefault("7")
     int daysBack();
 
-    /** Wait after a failed run (a bill not made yet, unusable, Alipay unreachable), doubled each time. */
+    /** Wait after a failed run (a bill not made yet, unusable, the wallet unreachable), doubled each time. */
     @WithDefault("10m")
     Duration retryBackoff();
 

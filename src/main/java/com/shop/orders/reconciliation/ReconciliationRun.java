@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 
 /**
- * A date's reconciliation as stored: DUE (waiting for its time), RUNNING (one replica holds it), FAILED (tried again
+ * A date's reconciliation against one channel's bill, as stored: DUE (waiting for its time), RUNNING (one replica holds it), FAILED (tried again
  * at {@code nextAttemptAt}, {@code lastError} says why) or DONE.
  */
-public record ReconciliationRun(LocalDate billDate, String status, int attempts, Instant nextAttemptAt,
+public record ReconciliationRun(LocalDate billDate, String channel, String status, int attempts, Instant nextAttemptAt,
         Instant startedAt, Instant finishedAt, String lastError, Integer billPayments, Integer billRefunds,
         Integer differences) {
 }

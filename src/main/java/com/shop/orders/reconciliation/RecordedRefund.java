@@ -4,8 +4,9 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 /**
- * A refund this service recorded: its Alipay request number (null for one Alipay made by itself on a cancel, which the
- * bill lists with an empty one), amount, status (PENDING, SUCCEEDED, FAILED) and when it completed.
+ * A refund this service recorded: its number at the wallet (Alipay's out_request_no, WeChat's out_refund_no; null for
+ * one Alipay made by itself on a cancel, which the bill lists with an empty one), amount, status (PENDING, SUCCEEDED,
+ * FAILED) and when it completed.
  */
 public record RecordedRefund(long id, String requestNo, BigDecimal amount, String status, Instant completedAt) {
 

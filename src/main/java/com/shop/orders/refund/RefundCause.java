@@ -14,5 +14,7 @@ public enum RefundCause {
      * On Alipay's bill, not recorded here (made in the merchant console, say): the reconciliation found it, the
      * refund query confirmed it.
      */
-    FOUND_AT_ALIPAY
+    FOUND_AT_ALIPAY,
+    /** The same on WeChat Pay's bill. */
+    FOUND_AT_WECHAT
 }

@@ -40,17 +40,24 @@ final class DayReconciliation {
         List<String> violations = new ArrayList<>();
         try (Connection connection = stack.connect();
                 PreparedStatement query = connection.prepareStatement(
-                        "SELECT status, attempts FROM reconciliation_run WHERE bill_date = ?")) {
+                        "SELECT status, attempts, channel FROM reconciliation_run WHERE bill_date = ?")) {
             for (LocalDate day = today.minusDays(7); day.isBefore(today); day = day.plusDays(1)) {
                 if (day.plusDays(1).atTime(9, 30).atZone(ALIPAY_DAY).toInstant().isAfter(now)) {
                     continue;
                 }
                 query.setObject(1, day);
+                // A run per channel's bill.
                 try (ResultSet row = query.executeQuery()) {
-                    if (!row.next()) {
+                    boolean any = false;
+                    while (row.next()) {
+                        any = true;
+                        if (!"DONE".equals(row.getString(1)) || row.getInt(2) != 1) {
+                            violations.add(day + " (" + row.getString(3) + "): " + row.getString(1) + " after "
+                                    + row.getInt(2) + " claims, not DONE after one");
+                        }
+                    }
+                    if (!any) {
                         violations.add(day + " was never reconciled by the replicas' job");
-                    } else if (!"DONE".equals(row.getString(1)) || row.getInt(2) != 1) {
-                        violations.add(day + ": " + row.getString(1) + " after " + row.getInt(2) + " claims, not DONE after one");
                     }
                 }
             }

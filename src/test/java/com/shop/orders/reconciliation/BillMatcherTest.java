@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import com.shop.orders.payment.BillEntry;
+import com.shop.orders.payment.TradeBill;
+
 class BillMatcherTest {
 
     private static final ZoneId CHINA = ZoneId.of("Asia/Shanghai");

@@ -55,6 +55,10 @@ class ReconciliationTest {
 
     private static final ZoneId CHINA = ZoneId.of("Asia/Shanghai");
     private static final String BILL_METHOD = "alipay.data.dataservice.bill.downloadurl.query";
+    private static final String FOUND_UNKNOWN =
+            "reconciliation_differences_found_total{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}";
+    private static final String ALIPAY_DIFFERENCES =
+            "SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ? AND channel = 'alipay'";
 
     @Inject
     SandboxFaults faults;
@@ -113,12 +117,13 @@ class ReconciliationTest {
                 List.of(new BillFaults.Row(unknown, "payment", "12.00", null),
                         new BillFaults.Row(orderNo(refundUnknownHere), "refund", "10.00", tradeNo(refundUnknownHere))),
                 "none"));
-        double foundBefore = Metrics.value("reconciliation_differences_found_total{kind=\"UNKNOWN_TRADE\"}");
+        double foundBefore = Metrics.value(FOUND_UNKNOWN);
 
         JsonPath report = run(today()).statusCode(200).extract().jsonPath();
         assertEquals("DONE", report.getString("run.status"));
-        Map<String, Map<String, Object>> mine = byOrderNo(report, Set.of(orderNo(matched), orderNo(missing), alteredNo,
-                orderNo(refundUnknownHere), orderNo(refundMissing), unknown, orderNo(closedButPaid), pendingNo));
+        Map<String, Map<String, Object>> mine = byOutTradeNo(report, Set.of(orderNo(matched), orderNo(missing),
+                alteredNo, orderNo(refundUnknownHere), orderNo(refundMissing), unknown, orderNo(closedButPaid),
+                pendingNo));
         assertEquals(Set.of(orderNo(missing), alteredNo, orderNo(refundUnknownHere), orderNo(refundMissing), unknown,
                 orderNo(closedButPaid), pendingNo), mine.keySet(), "the matched order has no difference: " + mine);
         assertKind(mine, orderNo(missing), "MISSING_FROM_BILL", null);
@@ -138,19 +143,20 @@ class ReconciliationTest {
         TestDb.assertStockInvariant(sku, 20);
         TestDb.assertAllowanceInvariant(TestDb.scalar("SELECT member_id FROM orders WHERE id = ?", matched));
         // Other tests' trades of the day are in the bill too (the sandbox's own tests make trades for no order).
-        double foundAfter = Metrics.value("reconciliation_differences_found_total{kind=\"UNKNOWN_TRADE\"}");
+        double foundAfter = Metrics.value(FOUND_UNKNOWN);
         assertTrue(foundAfter >= foundBefore + 1, foundBefore + " -> " + foundAfter);
-        assertTrue(Metrics.value("reconciliation_differences_unsettled{kind=\"UNKNOWN_TRADE\"}") >= 1);
+        assertTrue(Metrics.value(
+                "reconciliation_differences_unsettled{channel=\"alipay\",kind=\"UNKNOWN_TRADE\"}") >= 1);
 
         // The same day again, the same bill: nothing found twice, nothing settled twice.
         long refundsBefore = trades.calls("alipay.trade.refund", orderNo(closedButPaid));
         JsonPath again = run(today()).statusCode(200).extract().jsonPath();
         assertEquals(report.getList("differences.id"), again.getList("differences.id").subList(0,
                 report.getList("differences.id").size()));
-        assertEquals(byOrderNo(report, mine.keySet()), byOrderNo(again, mine.keySet()));
+        assertEquals(byOutTradeNo(report, mine.keySet()), byOutTradeNo(again, mine.keySet()));
         assertEquals(report.getInt("run.differences"), again.getInt("run.differences"));
         assertEquals(refundsBefore, trades.calls("alipay.trade.refund", orderNo(closedButPaid)));
-        assertEquals(foundAfter, Metrics.value("reconciliation_differences_found_total{kind=\"UNKNOWN_TRADE\"}"));
+        assertEquals(foundAfter, Metrics.value(FOUND_UNKNOWN));
 
         // A flagged difference is settled by hand, once.
         Object id = mine.get(unknown).get("id");
@@ -183,7 +189,7 @@ class ReconciliationTest {
         // Refunded in Alipay's merchant console: this service never heard of it.
         merchant.refund(no, new BigDecimal("4.50"), "console-" + no).orElseThrow();
         JsonPath report = run(today()).statusCode(200).extract().jsonPath();
-        Map<String, Object> found = byOrderNo(report, Set.of(no)).get(no);
+        Map<String, Object> found = byOutTradeNo(report, Set.of(no)).get(no);
         assertEquals("REFUND_NOT_RECORDED", found.get("kind"), found.toString());
         assertEquals("REFUND_RECORDED", found.get("settlement"), found.toString());
         assertEquals("FOUND_AT_ALIPAY", TestDb.scalar(
@@ -204,7 +210,7 @@ class ReconciliationTest {
         long sku = TestDb.newSku(5, "3.00");
         paidOrder(member, sku);
         run(today()).statusCode(200);
-        long differences = TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ?", today());
+        long differences = TestDb.count(ALIPAY_DIFFERENCES, today());
 
         faults.bill(new BillFaults(true, null, null, null, null));
         run(today()).statusCode(200).body("run.status", equalTo("FAILED"))
@@ -220,14 +226,14 @@ class ReconciliationTest {
                 default -> "zip";
             }), damage + ": " + reason);
         }
-        assertEquals(differences, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ?",
+        assertEquals(differences, TestDb.count(ALIPAY_DIFFERENCES,
                 today()), "a failed run stores nothing");
 
         // The job tries the date again after the backoff, and the bill is fine by then.
         faults.reset();
         await().atMost(Duration.ofSeconds(20)).until(() -> "DONE".equals(TestDb.scalar(
-                "SELECT status FROM reconciliation_run WHERE bill_date = ?", today())));
-        assertEquals(differences, TestDb.count("SELECT COUNT(*) FROM reconciliation_difference WHERE bill_date = ?",
+                "SELECT status FROM reconciliation_run WHERE bill_date = ? AND channel = 'alipay'", today())));
+        assertEquals(differences, TestDb.count(ALIPAY_DIFFERENCES,
                 today()));
     }
 
@@ -303,7 +309,8 @@ class ReconciliationTest {
         return trades.trade(orderNo(orderId)).orElseThrow().tradeNo();
     }
 
-    private static Map<String, Map<String, Object>> byOrderNo(JsonPath report, Set<String> orderNos) {
+    /** The report's differences about these trade numbers (out_trade_no), one each at most. */
+    static Map<String, Map<String, Object>> byOutTradeNo(JsonPath report, Set<String> orderNos) {
         Map<String, Map<String, Object>> found = new HashMap<>();
         List<Map<String, Object>> differences = report.getList("differences");
         for (Map<String, Object> difference : differences) {
@@ -317,7 +324,7 @@ class ReconciliationTest {
         return found;
     }
 
-    private static void assertKind(Map<String, Map<String, Object>> found, String orderNo, String kind,
+    static void assertKind(Map<String, Map<String, Object>> found, String orderNo, String kind,
             String settlement) {
         Map<String, Object> difference = found.get(orderNo);
         assertEquals(kind, difference.get("kind"), difference.toString());

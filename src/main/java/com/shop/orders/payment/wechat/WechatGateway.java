@@ -1,6 +1,10 @@
 package com.shop.orders.payment.wechat;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -15,6 +19,10 @@ import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.core.exception.ValidationException;
 import com.wechat.pay.java.core.exception.WechatPayException;
 import com.wechat.pay.java.core.notification.NotificationParser;
+import com.wechat.pay.java.service.billdownload.DigestBillEntity;
+import com.wechat.pay.java.service.billdownload.model.BillType;
+import com.wechat.pay.java.service.billdownload.model.GetTradeBillRequest;
+import com.wechat.pay.java.service.billdownload.model.TarType;
 import com.wechat.pay.java.service.payments.nativepay.model.Amount;
 import com.wechat.pay.java.service.payments.nativepay.model.CloseOrderRequest;
 import com.wechat.pay.java.service.payments.nativepay.model.PrepayRequest;
@@ -168,6 +176,44 @@ public class WechatGateway {
                 refusal -> refusal.is(WechatReplies.RESOURCE_NOT_EXISTS) ? Boolean.FALSE : null);
     }
 
+    /**
+     * The day's trade bill (bill_type ALL, gzipped), as downloaded: empty while WeChat has not made it. The SDK asks
+     * where it is (a signed answer: a download_url and the SHA-1 of the unzipped file), downloads it through the same
+     * client, unzips it and computes the digest as it is read; reading it stops past {@code maxBytes} unzipped. What
+     * could not be read whole, or does not match its digest, comes back with the reason ({@link BillFile#damage}).
+     * The download runs on the bulkhead like every call, each read bounded by the client's read timeout.
+     */
+    public Uni<Optional<BillFile>> tradeBill(LocalDate date, long maxBytes) {
+        GetTradeBillRequest request = new GetTradeBillRequest();
+        request.setBillDate(date.toString());
+        request.setBillType(BillType.ALL);
+        request.setTarType(TarType.GZIP);
+        return call("bill", "billdownload.getTradeBill", null, sdk -> read(sdk.bills.getTradeBill(request), maxBytes),
+                Optional::of, refusal -> WechatReplies.BILL_NOT_MADE.contains(refusal.code()) ? Optional.empty() : null);
+    }
+
+    /** The bill's bytes, unzipped, or the reason they cannot be trusted (then no bytes). */
+    public record BillFile(byte[] content, String damage) {
+    }
+
+    private static BillFile read(DigestBillEntity bill, long maxBytes) {
+        byte[] content;
+        try (InputStream in = bill.getInputStream()) {
+            content = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+        } catch (IOException e) {
+            // A gzip stream cut short (EOFException) or corrupt: the download was not the whole bill.
+            return new BillFile(null, "the bill's download could not be read whole: " + e);
+        }
+        if (content.length > maxBytes) {
+            return new BillFile(null, "the bill is larger than " + maxBytes + " bytes unzipped");
+        }
+        if (!bill.verifyHash()) {
+            return new BillFile(null, "the bill does not match the SHA-1 WeChat Pay gave for it (truncated or "
+                    + "tampered with)");
+        }
+        return new BillFile(content, null);
+    }
+
     /** The notify parser (verifies, decrypts); blocks the first time (the SDK is made). Never on an event loop. */
     NotificationParser notificationParser() {
         return sdk().notifies;
@@ -202,18 +248,23 @@ public class WechatGateway {
      */
     private <R, T> Uni<T> call(String method, String rpcMethod, String outTradeNo, Send<R> send, Function<R, T> read,
             Function<Refusal, T> refused) {
+        // A call about no trade (the bill) is in no order's timeline.
         String orderNo = WechatTradeNo.orderNoOf(outTradeNo);
         return bulkhead.call(() -> Spans.run(spans.start("wechatpay " + method, SpanKind.CLIENT), span -> {
             long start = System.nanoTime();
             span.setAttribute(RPC_SYSTEM, "wechatpay");
             span.setAttribute(RPC_METHOD, rpcMethod);
-            span.setAttribute(Spans.ORDER_NO, orderNo);
+            if (orderNo != null) {
+                span.setAttribute(Spans.ORDER_NO, orderNo);
+            }
             Attempt<T> attempt = attempt(method, send, read, refused);
             if (attempt.code() != null) {
                 span.setAttribute(WECHATPAY_CODE, attempt.code());
             }
             span.setAttribute(WECHATPAY_OUTCOME, attempt.outcome());
-            events.note(orderNo, OrderEvents.Kind.WECHAT_CALL, attempt.outcome(), rpcMethod);
+            if (orderNo != null) {
+                events.note(orderNo, OrderEvents.Kind.WECHAT_CALL, attempt.outcome(), rpcMethod);
+            }
             callTimer(method, attempt.outcome()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             if (attempt.failure() != null) {
                 throw attempt.failure();
@@ -222,7 +273,9 @@ public class WechatGateway {
         })).onFailure(Bulkhead.BulkheadFullException.class).transform(full -> {
             // Refused before it reached WeChat: counted too, so that a starved bulkhead shows in the error rate.
             callTimer(method, "bulkhead_full").record(0, TimeUnit.NANOSECONDS);
-            events.note(orderNo, OrderEvents.Kind.WECHAT_CALL, "bulkhead_full", rpcMethod);
+            if (orderNo != null) {
+                events.note(orderNo, OrderEvents.Kind.WECHAT_CALL, "bulkhead_full", rpcMethod);
+            }
             return PaymentGatewayException.unavailable(WALLET, method, full);
         });
     }

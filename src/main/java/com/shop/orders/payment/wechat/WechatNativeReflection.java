@@ -13,6 +13,11 @@ import com.wechat.pay.java.core.http.JsonResponseBody;
 import com.wechat.pay.java.core.notification.Notification;
 import com.wechat.pay.java.core.notification.RequestParam;
 import com.wechat.pay.java.core.notification.Resource;
+import com.wechat.pay.java.service.billdownload.model.BillType;
+import com.wechat.pay.java.service.billdownload.model.GetTradeBillRequest;
+import com.wechat.pay.java.service.billdownload.model.HashType;
+import com.wechat.pay.java.service.billdownload.model.QueryBillEntity;
+import com.wechat.pay.java.service.billdownload.model.TarType;
 import com.wechat.pay.java.service.payments.model.PromotionDetail;
 import com.wechat.pay.java.service.payments.model.PromotionGoodsDetail;
 import com.wechat.pay.java.service.payments.model.Transaction;
@@ -50,7 +55,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * calls would go out empty or come back with null fields at run time, not at build time.
  *
  * <p>Listed: the models of the calls {@link WechatGateway} makes (Native prepay, query by out_trade_no, close; refund
- * and refund query by out_refund_no) with every class reachable from their fields, nested enums included; the notify's
+ * and refund query by out_refund_no; the trade bill's location) with every class reachable from their fields, nested
+ * enums included; the notify's
  * envelope and its decrypted transaction; certificate mode's download answer; and the SDK's HTTP classes it writes with
  * Gson into its exception messages ({@code toString}). Computed with {@code javap} on wechatpay-java 0.2.17; re-check
  * when the SDK version changes or {@link WechatGateway} calls another API.
@@ -98,6 +104,13 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         FundsAccount.class,
         Status.class,
         QueryByOutRefundNoRequest.class,
+        // The trade bill: its request (written into the query and the SDK's messages) and where it is
+        // (billdownload.model)
+        GetTradeBillRequest.class,
+        BillType.class,
+        TarType.class,
+        QueryBillEntity.class,
+        HashType.class,
         // The notify (core.notification)
         Notification.class,
         Resource.class,

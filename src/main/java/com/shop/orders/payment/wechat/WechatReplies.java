@@ -32,6 +32,11 @@ final class WechatReplies {
     static final String ORDERPAID = "ORDERPAID";
     /** No such refund (refund query). */
     static final String RESOURCE_NOT_EXISTS = "RESOURCE_NOT_EXISTS";
+    /**
+     * No bill for the day (yet): WeChat makes a day's bill after about 10:00 the next day (trade bill, 400). Its pages
+     * name the bill "not there" NO_STATEMENT_EXIST (账单文件不存在) and "being made" STATEMENT_CREATING (账单生成中).
+     */
+    static final Set<String> BILL_NOT_MADE = Set.of("NO_STATEMENT_EXIST", "STATEMENT_CREATING");
     /** WeChat's "busy, call again with the same parameters", whatever the status. */
     static final String SYSTEM_ERROR = "SYSTEM_ERROR";
     /** Rate limits, named one way in WeChat's rules tables and another in its API pages. */

@@ -11,13 +11,16 @@ import com.wechat.pay.java.core.http.DefaultHttpClientBuilder;
 import com.wechat.pay.java.core.http.HttpClient;
 import com.wechat.pay.java.core.notification.NotificationConfig;
 import com.wechat.pay.java.core.notification.NotificationParser;
+import com.wechat.pay.java.service.billdownload.BillDownloadServiceExtension;
 import com.wechat.pay.java.service.payments.nativepay.NativePayService;
 import com.wechat.pay.java.service.refund.RefundService;
 
 /**
- * The SDK's objects for the merchant, made once from its configuration and keys: the Native payment and refund APIs
- * on one HTTP client, and the notify parser. Their calls block; the SDK documents no thread-safety, but they hold
- * only final state, as its README's "build one, reuse it" assumes.
+ * The SDK's objects for the merchant, made once from its configuration and keys: the Native payment, refund and bill
+ * APIs on one HTTP client, and the notify parser. The bill's download goes through that client too (signed, and sent
+ * where every call goes: {@link BaseUrlRoute} rewrites the download_url's host as it does the API's). Their calls
+ * block; the SDK documents no thread-safety, but they hold only final state, as its README's "build one, reuse it"
+ * assumes.
  *
  * <p>In certificate mode, building downloads WeChat's platform certificates (/v3/certificates, without verifying that
  * answer: the certificates are AES-GCM encrypted with the APIv3 key instead) and registers the merchant with the SDK's
@@ -30,6 +33,8 @@ final class WechatSdk implements AutoCloseable {
 
     final NativePayService nativePay;
     final RefundService refunds;
+    /** The trade bill: where it is (GET /v3/bill/tradebill, a signed answer) and its download (unsigned). */
+    final BillDownloadServiceExtension bills;
     final NotificationParser notifies;
     /** What the merchant's requests name: its number, its app, where WeChat posts the payment notify. */
     final String mchid;
@@ -37,10 +42,11 @@ final class WechatSdk implements AutoCloseable {
     final String notifyUrl;
     private final boolean certificates;
 
-    private WechatSdk(NativePayService nativePay, RefundService refunds, NotificationParser notifies,
-            WechatConfig config, boolean certificates) {
+    private WechatSdk(NativePayService nativePay, RefundService refunds, BillDownloadServiceExtension bills,
+            NotificationParser notifies, WechatConfig config, boolean certificates) {
         this.nativePay = nativePay;
         this.refunds = refunds;
+        this.bills = bills;
         this.notifies = notifies;
         this.mchid = required(config.mchid(), "mchid");
         this.appid = required(config.appid(), "appid");
@@ -78,9 +84,12 @@ final class WechatSdk implements AutoCloseable {
             notifyConfig = publicKey;
         }
         HttpClient client = http.config(sdkConfig).build();
+        // The bill service's builder wants a decryptor (for the encrypted bills, which are not asked for here).
         return new WechatSdk(new NativePayService.Builder().httpClient(client).build(),
-                new RefundService.Builder().httpClient(client).build(), new NotificationParser(notifyConfig), config,
-                certificates);
+                new RefundService.Builder().httpClient(client).build(),
+                new BillDownloadServiceExtension.Builder().httpClient(client).decryptor(sdkConfig.createDecryptor())
+                        .build(),
+                new NotificationParser(notifyConfig), config, certificates);
     }
 
     /** Certificate mode: stops the SDK's hourly download for this merchant (its refresher thread is static). */

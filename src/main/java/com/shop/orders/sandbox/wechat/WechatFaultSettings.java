@@ -17,15 +17,17 @@ import com.shop.orders.sandbox.FaultDurations;
  * {"methods":{"refund":{"httpStatus":403,"code":"NOT_ENOUGH","message":"余额不足"}}}; answers WeChat's SDK refuses:
  * {"timestampSkew":"301s"} or {"wrongSerial":true}; a merchant without platform certificates:
  * {"certificates":"not-found"} (or "served"); notifies for a merchant verifying with the certificate:
- * {"notifiesSignedWith":"certificate"} (or "public-key").
+ * {"notifiesSignedWith":"certificate"} (or "public-key"); a trade bill not made yet: {"bill":{"late":true}}, or
+ * tampered with: {"bill":{"damage":"wrong-hash"}} ({@link WechatBillFaults}; a bill given replaces the one before).
  */
 public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
         String timestampSkew, Boolean wrongSerial, String certificates, String notifiesSignedWith,
-        Map<String, Method> methods) {
+        Map<String, Method> methods, WechatBillFaults bill) {
 
     /** The APIs a fault can be set on. */
     static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE,
-            WechatRefunds.REFUND, WechatRefunds.REFUND_QUERY, WechatCertificates.CERTIFICATES);
+            WechatRefunds.REFUND, WechatRefunds.REFUND_QUERY, WechatCertificates.CERTIFICATES,
+            WechatTradeBills.TRADE_BILL);
     private static final String NOT_FOUND = "not-found";
     private static final String SERVED = "served";
 
@@ -81,7 +83,7 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
                 faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
                 faults.wrongSerial(), faults.certificatesNotFound() ? NOT_FOUND : SERVED,
-                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), methods);
+                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), methods, faults.bill());
     }
 
     /** Validates everything first, so a bad body changes nothing. */
@@ -91,6 +93,7 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         Duration newSkew = timestampSkew == null ? null : FaultDurations.parse(timestampSkew);
         Boolean noCertificates = certificates == null ? null : certificatesNotFound(certificates);
         WechatSandboxConfig.SignedWith signing = notifiesSignedWith == null ? null : signedWith(notifiesSignedWith);
+        WechatBillFaults newBill = bill == null ? null : bill.validated();
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
@@ -113,6 +116,9 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         }
         if (signing != null) {
             faults.notifiesSignedWith(signing);
+        }
+        if (newBill != null) {
+            faults.bill(newBill);
         }
         armed.forEach((method, fault) -> {
             if (fault == null) {

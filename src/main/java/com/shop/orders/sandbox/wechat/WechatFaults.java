@@ -16,8 +16,8 @@ import io.quarkus.arc.profile.IfBuildProfile;
 /**
  * The WeChat sandbox's fault knobs: notifies lost, late or sent twice, or signed under the other key, answers late,
  * signed with a timestamp out of WeChat's five minutes or under a serial the merchant does not know, no platform
- * certificate to download, and per API an error answer or no answer, before or after the call took effect, for the
- * next few calls or until cleared.
+ * certificate to download, the trade bill's knobs ({@link WechatBillFaults}), and per API an error answer or no answer,
+ * before or after the call took effect, for the next few calls or until cleared.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -50,6 +50,7 @@ public class WechatFaults implements SharedFaultKnobs {
     private volatile boolean wrongSerial;
     private volatile boolean certificatesNotFound;
     private volatile WechatSandboxConfig.SignedWith notifiesSignedWith;
+    private volatile WechatBillFaults bill = WechatBillFaults.NONE;
     private final WechatSandboxConfig.SignedWith configuredSigning;
     /** By API, or by API and number ("refund\nR1") for the faults of one trade or refund. */
     private final Map<String, Armed> methods = new ConcurrentHashMap<>();
@@ -109,6 +110,7 @@ public class WechatFaults implements SharedFaultKnobs {
         wrongSerial = false;
         certificatesNotFound = false;
         notifiesSignedWith = configuredSigning;
+        bill = WechatBillFaults.NONE;
         methods.clear();
     }
 
@@ -185,5 +187,14 @@ public class WechatFaults implements SharedFaultKnobs {
 
     public void notifiesSignedWith(WechatSandboxConfig.SignedWith signedWith) {
         notifiesSignedWith = Objects.requireNonNull(signedWith);
+    }
+
+    /** The trade bill's knobs, replacing the ones set before. */
+    public void bill(WechatBillFaults faults) {
+        bill = faults.validated();
+    }
+
+    public WechatBillFaults bill() {
+        return bill;
     }
 }

@@ -7,8 +7,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.shop.orders.reconciliation.BillEntry;
-import com.shop.orders.reconciliation.TradeBillParser;
+import com.shop.orders.payment.BillEntry;
+import com.shop.orders.payment.alipay.TradeBillParser;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;

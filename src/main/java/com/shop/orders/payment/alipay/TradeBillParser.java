@@ -1,4 +1,4 @@
-package com.shop.orders.reconciliation;
+package com.shop.orders.payment.alipay;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
-import com.shop.orders.payment.alipay.TradeBillCharset;
+import com.shop.orders.payment.BillEntry;
+import com.shop.orders.payment.TradeBill;
+import com.shop.orders.payment.UnusableBillException;
 
 /**
  * Reads Alipay's trade bill: a zip (entry names in GBK) of two GBK CSV files, "…_业务明细.csv" (the details) and

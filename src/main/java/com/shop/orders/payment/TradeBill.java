@@ -1,9 +1,9 @@
-package com.shop.orders.reconciliation;
+package com.shop.orders.payment;
 
 import java.time.LocalDate;
 import java.util.List;
 
-/** A day's trade bill as Alipay published it: every payment and refund that completed that day. */
+/** A day's trade bill as a wallet published it: every payment and refund of the channel that completed that day. */
 public record TradeBill(LocalDate date, List<BillEntry> entries) {
 
     public long payments() {

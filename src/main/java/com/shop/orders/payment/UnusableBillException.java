@@ -1,6 +1,6 @@
-package com.shop.orders.reconciliation;
+package com.shop.orders.payment;
 
-/** The bill cannot be trusted as a whole (not a zip, not GBK, truncated, not Alipay's layout): the run fails. */
+/** The bill cannot be trusted as a whole (truncated, tampered with, not the wallet's encoding or layout): the run fails. */
 public class UnusableBillException extends RuntimeException {
 
     public UnusableBillException(String reason) {

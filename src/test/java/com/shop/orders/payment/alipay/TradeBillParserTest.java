@@ -1,4 +1,4 @@
-package com.shop.orders.reconciliation;
+package com.shop.orders.payment.alipay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +17,10 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 import org.junit.jupiter.api.Test;
+
+import com.shop.orders.payment.BillEntry;
+import com.shop.orders.payment.TradeBill;
+import com.shop.orders.payment.UnusableBillException;
 
 /** The bill's layout as Alipay documents it, written here by hand (not by the sandbox), and the ways it goes wrong. */
 class TradeBillParserTest {

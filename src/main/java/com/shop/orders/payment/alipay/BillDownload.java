@@ -1,4 +1,4 @@
-package com.shop.orders.reconciliation;
+package com.shop.orders.payment.alipay;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +10,10 @@ import java.time.LocalDate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.shop.orders.payment.BillLimits;
+import com.shop.orders.payment.BillNotDownloadedException;
+import com.shop.orders.payment.TradeBill;
+import com.shop.orders.payment.UnusableBillException;
 import com.shop.orders.resilience.MutinyBridge;
 
 import io.smallrye.mutiny.Uni;
@@ -22,28 +26,22 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 @ApplicationScoped
 public class BillDownload {
 
-    private final HttpClient client;
-    private final ReconciliationConfig config;
-
-    public BillDownload(ReconciliationConfig config) {
-        this.config = config;
-        this.client = HttpClient.newBuilder().connectTimeout(config.downloadTimeout())
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
-    }
+    private final HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
 
     /** The bill behind the link; fails with the reason when it cannot be had or used. */
-    Uni<TradeBill> fetch(String url, LocalDate date) {
-        long max = config.maxBillSize().asLongValue();
+    Uni<TradeBill> fetch(String url, LocalDate date, BillLimits limits) {
+        long max = limits.maxBytes();
         return MutinyBridge.backOnContext(Uni.createFrom()
-                .item(() -> TradeBillParser.parse(download(url, max), date, config.zone(), max * 10))
+                .item(() -> TradeBillParser.parse(download(url, limits), date, limits.zone(), max * 10))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .ifNoItem().after(config.downloadTimeout().multipliedBy(2)).fail());
+                .ifNoItem().after(limits.timeout().multipliedBy(2)).fail());
     }
 
-    private byte[] download(String url, long max) {
+    private byte[] download(String url, BillLimits limits) {
+        long max = limits.maxBytes();
         HttpRequest request;
         try {
-            request = HttpRequest.newBuilder(URI.create(url)).timeout(config.downloadTimeout()).GET().build();
+            request = HttpRequest.newBuilder(URI.create(url)).timeout(limits.timeout()).GET().build();
         } catch (IllegalArgumentException e) {
             throw new UnusableBillException("Alipay's bill link is not a URL: " + url);
         }
@@ -67,14 +65,6 @@ public class BillDownload {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BillNotDownloadedException("the bill's download was interrupted");
-        }
-    }
-
-    /** The link did not give the bill (expired, refused, unreachable): worth trying again with a new link. */
-    static class BillNotDownloadedException extends RuntimeException {
-
-        BillNotDownloadedException(String reason) {
-            super(reason, null, false, false);
         }
     }
 }
