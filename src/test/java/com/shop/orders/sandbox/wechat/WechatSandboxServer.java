@@ -75,6 +75,7 @@ public final class WechatSandboxServer implements AutoCloseable {
     private final WechatGatewayResource gatewayApi;
     private final WechatRefundResource refundApi;
     private final WechatCertificatesResource certificatesApi;
+    private final WechatBillResource billApi;
     private final WechatBuyerResource buyerApi;
     private final WechatFaultsResource faultsApi;
     private final WechatMerchantResource merchantApi;
@@ -98,6 +99,7 @@ public final class WechatSandboxServer implements AutoCloseable {
         this.gatewayApi = new WechatGatewayResource(gateway, responses);
         this.refundApi = new WechatRefundResource(refunds, responses);
         this.certificatesApi = new WechatCertificatesResource(new WechatCertificates(calls, faults, keys), responses);
+        this.billApi = new WechatBillResource(new WechatTradeBills(trades, faults, calls, config), responses);
         this.buyerApi = new WechatBuyerResource(trades, gateway);
         this.faultsApi = new WechatFaultsResource(faults);
         this.merchantApi = new WechatMerchantResource(refunds);
@@ -293,6 +295,13 @@ public final class WechatSandboxServer implements AutoCloseable {
         if (path.startsWith(REFUNDS + "/") && method.equals("GET")) {
             return refundApi.query(authorization, serial, decoded(path.substring(REFUNDS.length() + 1)), request);
         }
+        if (path.equals(ROOT + "/v3/bill/tradebill") && method.equals("GET")) {
+            return billApi.tradeBill(authorization, serial, request.getParam("bill_date"),
+                    request.getParam("bill_type"), request.getParam("tar_type"), request);
+        }
+        if (path.equals(ROOT + "/v3/billdownload/file") && method.equals("GET")) {
+            return billApi.download(authorization, request.getParam("token"), request);
+        }
         if (path.equals(ROOT + "/v3/certificates") && method.equals("GET")) {
             return certificatesApi.download(authorization, request.getParam("algorithm_type"), request);
         }
@@ -349,6 +358,7 @@ public final class WechatSandboxServer implements AutoCloseable {
         try {
             Object entity = answer.getEntity();
             body = entity == null ? new byte[0]
+                    : entity instanceof byte[] bytes ? bytes
                     : entity instanceof String text ? text.getBytes(StandardCharsets.UTF_8)
                     : json.writeValueAsBytes(entity);
         } catch (IOException e) {
