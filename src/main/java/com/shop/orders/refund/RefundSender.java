@@ -5,6 +5,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.shop.orders.payment.Payment;
 import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentRepository;
+import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.RefundFinding;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -34,16 +36,36 @@ public class RefundSender {
                         refund.outRequestNo))
                 .onItemOrFailure().transformToUni((answer, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
-                        : answer.done() ? outcomes.made(refund.id) : outcomes.refused(refund, answer));
+                        : answered(refund, answer));
     }
 
-    /** A refund whose last attempt told nothing: asks the wallet whether it was made, and sends it again if not. */
+    /**
+     * A refund whose last attempt told nothing, that is due to be sent, or that is stuck (ABNORMAL): asks the wallet
+     * what became of it, and sends it (again, with the same number) only if the wallet does not have it.
+     */
     public Uni<Void> settle(Refund refund) {
         return tradeOf(refund)
-                .chain(trade -> channels.of(trade.channel).refundMade(trade.outTradeNo, refund.outRequestNo))
-                .onItemOrFailure().transformToUni((made, failure) -> failure != null
+                .chain(trade -> channels.of(trade.channel).findRefund(trade.outTradeNo, refund.outRequestNo))
+                .onItemOrFailure().transformToUni((found, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
-                        : made ? outcomes.made(refund.id) : send(refund));
+                        : found(refund, found));
+    }
+
+    private Uni<Void> answered(Refund refund, RefundAnswer answer) {
+        return switch (answer.outcome()) {
+            case DONE -> outcomes.made(refund.id);
+            case REFUSED -> outcomes.refused(refund, answer);
+            case STUCK -> outcomes.abnormal(refund, answer.reason());
+        };
+    }
+
+    private Uni<Void> found(Refund refund, RefundFinding found) {
+        return switch (found) {
+            case MADE -> outcomes.made(refund.id);
+            case CLOSED -> outcomes.refused(refund, RefundOutcomes.CLOSED);
+            case ABNORMAL -> outcomes.abnormal(refund, RefundOutcomes.ABNORMAL_REASON);
+            case NOT_TAKEN -> send(refund);
+        };
     }
 
     private Uni<Payment> tradeOf(Refund refund) {

@@ -53,6 +53,19 @@ public interface WechatConfig {
     Optional<String> notifyUrl();
 
     /**
+     * Where WeChat posts the refund notify (how a refund ended, or that it is stuck): this service's public https
+     * endpoint for it, without a query string. Named in every refund request.
+     */
+    Optional<String> refundNotifyUrl();
+
+    /**
+     * WeChat's least time between two refunds of one trade ("1 minute between refunds on the same order"): a refund
+     * asked for sooner is recorded and sent when the interval is over.
+     */
+    @WithDefault("60s")
+    Duration refundInterval();
+
+    /**
      * Dev and test only: where WeChat's API is reached instead of https://api.mch.weixin.qq.com (the sandbox). Its path,
      * if any, goes before WeChat's paths. Production never sets it ({@link WechatConfigCheck}).
      */

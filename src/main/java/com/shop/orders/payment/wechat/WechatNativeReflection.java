@@ -35,6 +35,7 @@ import com.wechat.pay.java.service.refund.model.FundsFromItem;
 import com.wechat.pay.java.service.refund.model.Promotion;
 import com.wechat.pay.java.service.refund.model.QueryByOutRefundNoRequest;
 import com.wechat.pay.java.service.refund.model.Refund;
+import com.wechat.pay.java.service.refund.model.RefundNotification;
 import com.wechat.pay.java.service.refund.model.ReqFundsAccount;
 import com.wechat.pay.java.service.refund.model.Scope;
 import com.wechat.pay.java.service.refund.model.Status;
@@ -98,6 +99,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         FundsAccount.class,
         Status.class,
         QueryByOutRefundNoRequest.class,
+        // The refund a refund notify carries (refund.model; its amount, status ... are above)
+        RefundNotification.class,
         // The notify (core.notification)
         Notification.class,
         Resource.class,

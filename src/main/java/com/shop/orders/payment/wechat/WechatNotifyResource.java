@@ -106,33 +106,39 @@ public class WechatNotifyResource {
             @Parameter(description = "WECHATPAY2-SHA256-RSA2048 (the default when absent)")
             @HeaderParam("Wechatpay-Signature-Type") String signatureType,
             String body) {
-        return handler.handle(new WechatNotifyRequest(serial, signature, timestamp, nonce, signatureType, body))
-                .map(WechatNotifyResource::answer)
-                // WeChat will send it again: nothing is lost by answering 5xx now.
-                .onFailure().recoverWithItem(WechatNotifyResource::notHandled);
+        return answered(handler.handle(new WechatNotifyRequest(serial, signature, timestamp, nonce, signatureType,
+                body)), PATH);
     }
 
-    private static Response answer(NotifyAnswer answer) {
+    /** A notify's answer as WeChat reads it (any notify at {@code path}: payment, refund). */
+    static Uni<Response> answered(Uni<NotifyAnswer> handled, String path) {
+        return handled.map(answer -> answer(answer, path))
+                // WeChat will send it again: nothing is lost by answering 5xx now.
+                .onFailure().recoverWithItem(failure -> notHandled(failure, path));
+    }
+
+    private static Response answer(NotifyAnswer answer, String path) {
         if (answer.handled()) {
             return Response.noContent().build();
         }
         return fail(answer.status(), answer.status() == 401 ? "Notify not verified" : "Notify refused",
-                answer.message()).build();
+                answer.message(), path).build();
     }
 
-    private static Response notHandled(Throwable failure) {
+    private static Response notHandled(Throwable failure, String path) {
         if (DatabaseUnavailable.isCause(failure)) {
             LOG.warnf("WeChat Pay notify not handled: the database is unavailable (%s)", failure.toString());
-            return fail(503, "Notify not handled", "database unavailable").header(HttpHeaders.RETRY_AFTER, "2").build();
+            return fail(503, "Notify not handled", "database unavailable", path)
+                    .header(HttpHeaders.RETRY_AFTER, "2").build();
         }
         String errorId = UUID.randomUUID().toString();
         LOG.warnf("WeChat Pay notify not handled, error id %s: %s", errorId, WechatReplies.describe(failure));
-        return fail(500, "Notify not handled", "not handled, error id " + errorId).build();
+        return fail(500, "Notify not handled", "not handled, error id " + errorId, path).build();
     }
 
     /** A problem that is also WeChat's failure answer: code FAIL and a message, short, no stack trace. */
-    private static Response.ResponseBuilder fail(int status, String title, String message) {
-        return Response.fromResponse(Problem.of(status, title, message, PATH)
+    private static Response.ResponseBuilder fail(int status, String title, String message, String path) {
+        return Response.fromResponse(Problem.of(status, title, message, path)
                 .with(Map.of("code", "FAIL", "message", message)).toResponse());
     }
 }

@@ -31,10 +31,11 @@ final class WechatSdk implements AutoCloseable {
     final NativePayService nativePay;
     final RefundService refunds;
     final NotificationParser notifies;
-    /** What the merchant's requests name: its number, its app, where WeChat posts the payment notify. */
+    /** What the merchant's requests name: its number, its app, where WeChat posts the payment and refund notifies. */
     final String mchid;
     final String appid;
     final String notifyUrl;
+    final String refundNotifyUrl;
     private final boolean certificates;
 
     private WechatSdk(NativePayService nativePay, RefundService refunds, NotificationParser notifies,
@@ -45,6 +46,7 @@ final class WechatSdk implements AutoCloseable {
         this.mchid = required(config.mchid(), "mchid");
         this.appid = required(config.appid(), "appid");
         this.notifyUrl = required(config.notifyUrl(), "notify-url");
+        this.refundNotifyUrl = required(config.refundNotifyUrl(), "refund-notify-url");
         this.certificates = certificates;
     }
 

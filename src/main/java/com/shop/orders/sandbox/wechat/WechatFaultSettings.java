@@ -17,11 +17,13 @@ import com.shop.orders.sandbox.FaultDurations;
  * {"methods":{"refund":{"httpStatus":403,"code":"NOT_ENOUGH","message":"余额不足"}}}; answers WeChat's SDK refuses:
  * {"timestampSkew":"301s"} or {"wrongSerial":true}; a merchant without platform certificates:
  * {"certificates":"not-found"} (or "served"); notifies for a merchant verifying with the certificate:
- * {"notifiesSignedWith":"certificate"} (or "public-key").
+ * {"notifiesSignedWith":"certificate"} (or "public-key"); the next two refunds end ABNORMAL (a person resolves them
+ * at POST /sandbox/wechat/merchant/refund/resolve): {"abnormalRefunds":2}; refunds of a trade allowed back to back:
+ * {"refundInterval":"0s"}.
  */
 public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
         String timestampSkew, Boolean wrongSerial, String certificates, String notifiesSignedWith,
-        Map<String, Method> methods) {
+        Integer abnormalRefunds, String refundInterval, Map<String, Method> methods) {
 
     /** The APIs a fault can be set on. */
     static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE,
@@ -81,7 +83,8 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
                 faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
                 faults.wrongSerial(), faults.certificatesNotFound() ? NOT_FOUND : SERVED,
-                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), methods);
+                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), faults.abnormalRefunds(),
+                faults.refundInterval().map(Duration::toString).orElse(null), methods);
     }
 
     /** Validates everything first, so a bad body changes nothing. */
@@ -91,6 +94,10 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         Duration newSkew = timestampSkew == null ? null : FaultDurations.parse(timestampSkew);
         Boolean noCertificates = certificates == null ? null : certificatesNotFound(certificates);
         WechatSandboxConfig.SignedWith signing = notifiesSignedWith == null ? null : signedWith(notifiesSignedWith);
+        Duration newRefundInterval = refundInterval == null ? null : FaultDurations.parse(refundInterval);
+        if (abnormalRefunds != null && abnormalRefunds < 0) {
+            throw new IllegalArgumentException("abnormalRefunds must be 0 or more");
+        }
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
@@ -113,6 +120,12 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         }
         if (signing != null) {
             faults.notifiesSignedWith(signing);
+        }
+        if (abnormalRefunds != null) {
+            faults.abnormalRefunds(abnormalRefunds);
+        }
+        if (newRefundInterval != null) {
+            faults.refundInterval(newRefundInterval);
         }
         armed.forEach((method, fault) -> {
             if (fault == null) {

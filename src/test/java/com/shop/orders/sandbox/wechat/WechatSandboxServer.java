@@ -94,7 +94,7 @@ public final class WechatSandboxServer implements AutoCloseable {
         WechatCalls calls = new WechatCalls(trades, faults, keys, config);
         this.notifier = new WechatNotifier(keys, signed, faults, config, tls == null ? null : tls.notifyTrust());
         this.gateway = new WechatGateway(trades, calls, config, notifier);
-        this.refunds = new WechatRefunds(trades, calls, notifier, config);
+        this.refunds = new WechatRefunds(trades, calls, notifier, config, faults);
         this.gatewayApi = new WechatGatewayResource(gateway, responses);
         this.refundApi = new WechatRefundResource(refunds, responses);
         this.certificatesApi = new WechatCertificatesResource(new WechatCertificates(calls, faults, keys), responses);
