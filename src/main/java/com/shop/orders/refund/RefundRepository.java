@@ -91,6 +91,28 @@ public class RefundRepository implements PanacheRepository<Refund> {
                 .getSingleResult());
     }
 
+    /**
+     * When the trade's latest other refund went to the wallet, as of {@code now} (those still to be sent wait for
+     * their turn, after this one); null when none did.
+     */
+    public Uni<Instant> lastSentOfTradeBut(String outTradeNo, long refundId, Instant now) {
+        return getSession().chain(session -> session
+                .createSelectionQuery("select max(sendAt) from Refund where outTradeNo = ?1 and id <> ?2"
+                        + " and sendAt <= ?3", Instant.class)
+                .setParameter(1, outTradeNo).setParameter(2, refundId).setParameter(3, now)
+                .getSingleResult());
+    }
+
+    /** The refund goes to the wallet now: when the next refund of its trade may follow counts from here. */
+    public Uni<Integer> markSent(long id, Instant at) {
+        return update("sendAt = ?1 where id = ?2", at, id);
+    }
+
+    /** A PENDING refund not to be sent before {@code at}. */
+    public Uni<Integer> sendLater(long id, Instant at) {
+        return update("sendAt = ?1, nextAttemptAt = ?1 where id = ?2 and status = ?3", at, id, RefundStatus.PENDING);
+    }
+
     public Uni<Boolean> markSucceeded(long id, Instant at) {
         return update("status = ?1, completedAt = ?2, nextAttemptAt = null, lastError = null where id = ?3"
                 + " and status in ?4", RefundStatus.SUCCEEDED, at, id, OPEN).map(rows -> rows == 1);

@@ -1,5 +1,8 @@
 package com.shop.orders.refund;
 
+import java.time.Clock;
+import java.time.Instant;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.shop.orders.payment.Payment;
@@ -22,11 +25,16 @@ public class RefundSender {
     private final PaymentRepository payments;
     private final PaymentChannels channels;
     private final RefundOutcomes outcomes;
+    private final RefundRepository refunds;
+    private final Clock clock;
 
-    public RefundSender(PaymentRepository payments, PaymentChannels channels, RefundOutcomes outcomes) {
+    public RefundSender(PaymentRepository payments, PaymentChannels channels, RefundOutcomes outcomes,
+            RefundRepository refunds, Clock clock) {
         this.payments = payments;
         this.channels = channels;
         this.outcomes = outcomes;
+        this.refunds = refunds;
+        this.clock = clock;
     }
 
     /** Sends the refund and records the answer; completes when the outcome (or that it is unknown) is recorded. */
@@ -64,8 +72,25 @@ public class RefundSender {
             case MADE -> outcomes.made(refund.id);
             case CLOSED -> outcomes.refused(refund, RefundOutcomes.CLOSED);
             case ABNORMAL -> outcomes.abnormal(refund, RefundOutcomes.ABNORMAL_REASON);
-            case NOT_TAKEN -> send(refund);
+            case NOT_TAKEN -> sendWhenDue(refund);
         };
+    }
+
+    /**
+     * A refund the wallet does not have: sent now, unless the wallet's least interval after the trade's latest other
+     * refund sent is not over (that one went out late): then sent when it is, so that the wallet is not asked too
+     * soon (WeChat would answer 429 and make nothing). Refunds still waiting for their time do not count: they come
+     * after this one.
+     */
+    private Uni<Void> sendWhenDue(Refund refund) {
+        Instant now = clock.instant();
+        return tradeOf(refund)
+                .map(trade -> channels.of(trade.channel).refundLimits().interval())
+                .chain(interval -> Panache.withTransaction(() -> refunds.lastSentOfTradeBut(refund.outTradeNo,
+                        refund.id, now).chain(last -> last != null && last.plus(interval).isAfter(now)
+                                ? refunds.sendLater(refund.id, last.plus(interval)).replaceWith(Boolean.FALSE)
+                                : refunds.markSent(refund.id, now).replaceWith(Boolean.TRUE))))
+                .chain(due -> due ? send(refund) : Uni.createFrom().voidItem());
     }
 
     private Uni<Payment> tradeOf(Refund refund) {
