@@ -47,8 +47,8 @@ import io.vertx.core.net.PemKeyCertOptions;
  * <p>Endpoints under {@code /sandbox/wechat}: WeChat's {@code /v3/pay/transactions/native},
  * {@code /v3/pay/transactions/out-trade-no/{no}[/close]}, {@code /v3/refund/domestic/refunds[/{no}]},
  * {@code /v3/certificates}; {@code POST /buyer/{scan,pay}}, {@code GET|PUT|DELETE /faults},
- * {@code POST /merchant/refund}, {@code GET /trades[/{outTradeNo}]}, {@code GET /calls?method=&number=} and the
- * page at {@code GET /sandbox/wechat}.
+ * {@code POST /merchant/refund}, {@code POST /merchant/refund/resolve}, {@code GET /trades[/{outTradeNo}]},
+ * {@code GET /calls?method=&number=} and the page at {@code GET /sandbox/wechat}.
  */
 public final class WechatSandboxServer implements AutoCloseable {
 
@@ -315,6 +315,8 @@ public final class WechatSandboxServer implements AutoCloseable {
                 return faultsApi.change(read(body, WechatFaultSettings.class));
             case "POST " + ROOT + "/merchant/refund":
                 return merchantApi.refund(read(body, WechatMerchantResource.RefundRequest.class));
+            case "POST " + ROOT + "/merchant/refund/resolve":
+                return merchantApi.resolve(read(body, WechatMerchantResource.ResolveRequest.class));
             case "GET " + ROOT + "/trades", "GET " + ROOT + "/trades/":
                 return Response.ok(trades.trades()).build();
             case "GET " + ROOT + "/calls":
