@@ -4,6 +4,7 @@ import static com.shop.orders.testsupport.Members.adminToken;
 import static com.shop.orders.testsupport.Members.as;
 import static com.shop.orders.testsupport.Members.newMemberToken;
 import static com.shop.orders.testsupport.Payments.orderNo;
+import static com.shop.orders.testsupport.Payments.payWechat;
 import static com.shop.orders.testsupport.Payments.placeOrder;
 import static com.shop.orders.testsupport.Payments.requestQr;
 import static io.restassured.RestAssured.given;
@@ -284,8 +285,7 @@ class WechatRefundsTest {
     /** An order paid with WeChat Pay: its code paid at the sandbox, the payment notify taken. */
     private static int paidOrder(String member, long sku, int quantity) {
         int orderId = placeOrder(member, sku, quantity);
-        given().contentType(ContentType.JSON).body(Map.of("codeUrl", requestQr(member, orderId, "wechat")))
-                .post("/sandbox/wechat/buyer/pay").then().statusCode(200);
+        payWechat(requestQr(member, orderId, "wechat"));
         await().atMost(SETTLED).until(() -> "PAID".equals(TestDb.orderStatus(orderId)));
         return orderId;
     }
