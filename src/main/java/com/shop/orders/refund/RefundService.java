@@ -141,12 +141,15 @@ public class RefundService {
     }
 
     /**
-     * Within the wallet's rules on refunds of a trade ({@link RefundLimits}: how many, how long after the payment),
-     * or refused; answers when the refund is to be sent: now, or when the wallet's least interval after the trade's
-     * previous refund is over (the settler sends it then).
+     * Within the wallet's rules on refunds of a trade ({@link RefundLimits}: how many, how long after the payment), or
+     * refused; answers when the refund is to be sent.
      */
     private Uni<Instant> sendAt(Order order, Payment payment, Instant now) {
         RefundLimits limits = channels.of(payment.channel).refundLimits();
+        return checkLimits(order, payment, limits, now).chain(() -> sendAt(payment, limits, now));
+    }
+
+    private Uni<Void> checkLimits(Order order, Payment payment, RefundLimits limits, Instant now) {
         if (limits.refundableFor() != null && payment.paidAt != null
                 && now.isAfter(payment.paidAt.plus(limits.refundableFor()))) {
             Instant deadline = payment.paidAt.plus(limits.refundableFor());
@@ -154,17 +157,28 @@ public class RefundService {
                     + " was paid with " + payment.channel + " at " + payment.paidAt + ": it could be refunded until "
                     + deadline, Map.of("refundableUntil", deadline.toString())));
         }
-        return (limits.maxRefunds() > 0 ? refunds.countOfTrade(payment.outTradeNo) : Uni.createFrom().item(0L))
-                .invoke(count -> {
-                    if (limits.maxRefunds() > 0 && count >= limits.maxRefunds()) {
-                        throw new ProblemException(409, "Too many refunds", "Order " + order.id + " has "
-                                + count + " refunds on " + payment.channel + ", which takes at most "
-                                + limits.maxRefunds() + " per payment", Map.of("maxRefunds", limits.maxRefunds()));
-                    }
-                })
-                .chain(() -> limits.interval().isZero() ? Uni.createFrom().item(now)
-                        : refunds.lastSendOfTrade(payment.outTradeNo).map(last -> last == null
-                                || !last.plus(limits.interval()).isAfter(now) ? now : last.plus(limits.interval())));
+        if (limits.maxRefunds() == 0) {
+            return Uni.createFrom().voidItem();
+        }
+        return refunds.countOfTrade(payment.outTradeNo).invoke(count -> {
+            if (count >= limits.maxRefunds()) {
+                throw new ProblemException(409, "Too many refunds", "Order " + order.id + " has " + count
+                        + " refunds on " + payment.channel + ", which takes at most " + limits.maxRefunds()
+                        + " per payment", Map.of("maxRefunds", limits.maxRefunds()));
+            }
+        }).replaceWithVoid();
+    }
+
+    /**
+     * Now, or when the wallet's least interval after the trade's latest refund (sent, or to be sent) is over: the
+     * settler sends it then. The order's lock makes concurrent requests take their turns one after the other.
+     */
+    private Uni<Instant> sendAt(Payment payment, RefundLimits limits, Instant now) {
+        if (limits.interval().isZero()) {
+            return Uni.createFrom().item(now);
+        }
+        return refunds.lastSendOfTrade(payment.outTradeNo).map(last -> last == null
+                || !last.plus(limits.interval()).isAfter(now) ? now : last.plus(limits.interval()));
     }
 
     /** Units come back only of SKUs the order holds, and at most what earlier refunds have not returned yet. */
