@@ -42,4 +42,17 @@ public interface PaymentChannel {
 
     /** Whether the refund {@code refundNo} of the trade was made (false also when there is no trade). */
     Uni<Boolean> refundMade(String outTradeNo, String refundNo);
+
+    /**
+     * What the wallet says of the refund {@code refundNo} now; fails while it has not decided (processing) or cannot
+     * be asked. A wallet whose refunds are either made or not says only that.
+     */
+    default Uni<RefundFinding> findRefund(String outTradeNo, String refundNo) {
+        return refundMade(outTradeNo, refundNo).map(made -> made ? RefundFinding.MADE : RefundFinding.NOT_TAKEN);
+    }
+
+    /** The wallet's rules on refunds of one trade (none by default). */
+    default RefundLimits refundLimits() {
+        return RefundLimits.NONE;
+    }
 }

@@ -63,21 +63,30 @@ public class AdminRefundResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Refund a paid order, in full or in part", description = "Admins only. Any number of refunds "
-            + "per order, together never more than was paid. The refund is recorded with its own Alipay request "
-            + "number (outRequestNo) before Alipay is called: SUCCEEDED when Alipay made it, FAILED when Alipay refused "
-            + "it for good (failureCode and failureReason are Alipay's; the amount can be refunded again), PENDING "
-            + "when Alipay's answer is not known yet (time-out, 5xx, ACQ.SYSTEM_ERROR): the service then asks Alipay "
-            + "with the refund query and sends the same request number again until Alipay says, so money goes back "
-            + "once. A full refund makes the order REFUNDED; a partial one leaves it PAID. Restocked units go back on "
-            + "sale and no longer count against the member's purchase limits. The same Idempotency-Key with the same "
-            + "body answers the refund it made (200, Idempotent-Replayed: true).")
+            + "per order, together never more than was paid, on the channel whose payment the order accepted (a "
+            + "request may name it in `channel`, as a check). The refund is recorded with its own request number "
+            + "(outRequestNo) before the wallet is called: SUCCEEDED when the wallet made it, FAILED when the wallet "
+            + "refused or closed it for good (failureCode and failureReason are the wallet's; the amount can be "
+            + "refunded again), PENDING when the wallet's outcome is not known yet (time-out, 5xx, a system error, "
+            + "WeChat Pay still processing it): the service then learns it from the wallet's refund notify or asks "
+            + "with the refund query, and sends the same request number again only if the wallet does not have it, so "
+            + "money goes back once. ABNORMAL (WeChat Pay): the wallet took the refund but could not pay it back to the "
+            + "buyer's account; it is not final: a person finishes it in the wallet's merchant console, after which it "
+            + "ends SUCCEEDED or FAILED; meanwhile it keeps its amount and is never sent again. WeChat Pay's rules are "
+            + "checked first: at most 50 refunds a payment (failed ones do not count), none a year after the payment "
+            + "(409, nothing recorded), and a minute between two refunds of a payment: a refund asked for sooner is "
+            + "recorded PENDING and sent when the minute is over. A full refund makes the order REFUNDED; a partial one "
+            + "leaves it PAID. Restocked units go back on sale and no longer count against the member's purchase "
+            + "limits. The same Idempotency-Key with the same body answers the refund it made (200, "
+            + "Idempotent-Replayed: true).")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = RefundRequest.class),
             examples = {
                     @ExampleObject(name = "partial", value = "{\"amount\":10.00,\"reason\":\"price adjustment\"}"),
                     @ExampleObject(name = "returned", value = "{\"amount\":59.00,\"reason\":\"returned: wrong size\","
                             + "\"restock\":[{\"skuId\":1,\"quantity\":1}]}") }))
-    @APIResponse(responseCode = "201", description = "Recorded and sent; Location names the refund",
+    @APIResponse(responseCode = "201", description = "Recorded and sent (or, within WeChat Pay's minute after the "
+            + "payment's previous refund, recorded PENDING to be sent when it is over); Location names the refund",
             headers = @Header(name = "Location", description = "/api/admin/orders/{id}/refunds/{refundId}",
                     schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RefundView.class),
@@ -88,9 +97,12 @@ public class AdminRefundResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RefundView.class),
                     examples = @ExampleObject(name = "refund", value = REFUND_EXAMPLE)))
     @APIResponse(responseCode = "400", ref = ApiContract.BAD_REQUEST)
-    @APIResponse(responseCode = "409", description = "Nothing was recorded: the order is not PAID (`orderStatus`), the "
-            + "amount is more than is left to refund (`refundable`), a restock line asks for more units than the order "
-            + "has left to return (`skuId`, `restockable`), or the Idempotency-Key was used for another body",
+    @APIResponse(responseCode = "409", description = "Nothing was recorded or sent: the order is not PAID "
+            + "(`orderStatus`), the amount is more than is left to refund (`refundable`; PENDING and ABNORMAL refunds "
+            + "take theirs), a restock line asks for more units than the order has left to return (`skuId`, "
+            + "`restockable`), `channel` is not the channel that paid (`paidWith`), the paying wallet's rules forbid "
+            + "another refund (WeChat Pay: 50 a payment, `maxRefunds`; a year after the payment, `refundableUntil`), "
+            + "or the Idempotency-Key was used for another body",
             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(ref = ApiContract.PROBLEM),
                     examples = {
                             @ExampleObject(name = "exceedsPayment", value = """
@@ -101,6 +113,19 @@ public class AdminRefundResource {
                                     {"type":"about:blank","title":"Order not refundable","status":409,\
                                     "detail":"Order 1042 is CLOSED: only a paid order can be refunded",\
                                     "instance":"/api/admin/orders/1042/refunds","orderStatus":"CLOSED"}"""),
+                            @ExampleObject(name = "otherChannel", value = """
+                                    {"type":"about:blank","title":"Refund on another channel","status":409,\
+                                    "detail":"Order 1042 was paid with wechat, not alipay: it is refunded on wechat",\
+                                    "instance":"/api/admin/orders/1042/refunds","paidWith":"wechat"}"""),
+                            @ExampleObject(name = "tooManyRefunds", value = """
+                                    {"type":"about:blank","title":"Too many refunds","status":409,\
+                                    "detail":"Order 1042 has 50 refunds on wechat, which takes at most 50 per payment",\
+                                    "instance":"/api/admin/orders/1042/refunds","maxRefunds":50}"""),
+                            @ExampleObject(name = "periodOver", value = """
+                                    {"type":"about:blank","title":"Refund period over","status":409,\
+                                    "detail":"Order 1042 was paid with wechat at 2025-06-01T08:03:05Z: it could be \
+                                    refunded until 2026-06-01T08:03:05Z","instance":"/api/admin/orders/1042/refunds",\
+                                    "refundableUntil":"2026-06-01T08:03:05Z"}"""),
                             @ExampleObject(name = "keyReused", value = """
                                     {"type":"about:blank","title":"Idempotency key reused","status":409,\
                                     "detail":"This Idempotency-Key was already used for a different refund of this order",\

@@ -72,7 +72,7 @@ public class FoundRefunds {
     private Uni<Boolean> known(Refund existing) {
         return switch (existing.status) {
             case SUCCEEDED -> Uni.createFrom().item(Boolean.TRUE);
-            case PENDING -> outcomes.made(existing.id).replaceWith(Boolean.TRUE);
+            case PENDING, ABNORMAL -> outcomes.made(existing.id).replaceWith(Boolean.TRUE);
             case FAILED -> {
                 LOG.errorf("The wallet made refund %s of order %s, recorded FAILED here: left to people",
                         existing.outRequestNo, existing.orderNo);

@@ -56,6 +56,13 @@ public class Refund extends PanacheEntityBase {
     @Column(name = "requested_at")
     public Instant requestedAt;
 
+    /**
+     * When it is sent to the wallet the first time: when it was requested, or later when the wallet's least interval
+     * between two refunds of a trade had not passed.
+     */
+    @Column(name = "send_at")
+    public Instant sendAt;
+
     @Column(name = "completed_at")
     public Instant completedAt;
 

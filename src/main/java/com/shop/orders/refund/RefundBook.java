@@ -39,6 +39,14 @@ public class RefundBook {
     }
 
     Uni<Refund> open(Order order, NewRefund spec, Instant now) {
+        return open(order, spec, now, now);
+    }
+
+    /**
+     * As {@link #open(Order, NewRefund, Instant)}, to be sent at {@code sendAt}: by the caller now, or, when later,
+     * by the settler then (its refund query finds nothing, and it sends).
+     */
+    Uni<Refund> open(Order order, NewRefund spec, Instant now, Instant sendAt) {
         Refund refund = new Refund();
         refund.orderId = order.id;
         refund.orderNo = order.orderNo;
@@ -51,8 +59,10 @@ public class RefundBook {
         refund.idempotencyKey = spec.idempotencyKey();
         refund.requestHash = spec.requestHash();
         refund.requestedAt = now;
-        // Left to the caller, which sends it now; the settler takes it only if that attempt never reports back.
-        refund.nextAttemptAt = now.plus(config.claimLease());
+        refund.sendAt = sendAt;
+        // Left to the caller, which sends it now; the settler takes it only if that attempt never reports back. One
+        // to be sent later is the settler's from then on.
+        refund.nextAttemptAt = sendAt.isAfter(now) ? sendAt : now.plus(config.claimLease());
         return refund.<Refund>persist().call(() -> persistRestock(refund, spec.restock()))
                 .call(() -> events.record(order.orderNo, OrderEvents.Kind.REFUND, RefundStatus.PENDING.name(),
                         describe(refund)));

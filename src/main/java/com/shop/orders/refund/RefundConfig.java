@@ -27,6 +27,13 @@ public interface RefundConfig {
     @WithDefault("5M")
     Duration retryBackoffMax();
 
+    /**
+     * How often an ABNORMAL refund (stuck at the wallet until a person acts in its merchant console) is asked after
+     * with the refund query, so that the person's fix is recorded even when its notify is lost.
+     */
+    @WithDefault("1h")
+    Duration abnormalCheckEvery();
+
     /** Refunds one settler pass takes at most. */
     @WithDefault("50")
     int settleBatch();

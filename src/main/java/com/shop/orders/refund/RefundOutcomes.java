@@ -1,6 +1,7 @@
 package com.shop.orders.refund;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -38,6 +39,11 @@ import io.smallrye.mutiny.Uni;
 public class RefundOutcomes {
 
     private static final Logger LOG = Logger.getLogger(RefundOutcomes.class);
+    /** The wallet closed the refund (its query or notify says so): refused for good. */
+    static final RefundAnswer CLOSED = new RefundAnswer(false, "CLOSED", null, "closed by the wallet");
+    /** Why an ABNORMAL refund waits. */
+    static final String ABNORMAL_REASON = "the wallet could not pay it back to the buyer's account: "
+            + "to be handled in its merchant console";
 
     /** A refund recorded as made, and the SKUs it put back on sale. */
     record Completed(Refund refund, List<Long> restockedSkuIds) {
@@ -53,6 +59,7 @@ public class RefundOutcomes {
     private final RefundMetrics metrics;
     private final Event<StockRestocked> restocked;
     private final Backoff backoff;
+    private final Duration abnormalCheckEvery;
     private final OrderEvents events;
     private final Clock clock;
 
@@ -69,6 +76,7 @@ public class RefundOutcomes {
         this.metrics = metrics;
         this.restocked = restocked;
         this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
+        this.abnormalCheckEvery = config.abnormalCheckEvery();
         this.events = events;
         this.clock = clock;
     }
@@ -157,6 +165,28 @@ public class RefundOutcomes {
                         metrics.completed(refund.cause, RefundStatus.FAILED);
                         LOG.warnf("The wallet refused refund %s of order %s (%s): %s", refund.outRequestNo,
                                 refund.orderNo, code, answer.reason());
+                    }
+                })
+                .replaceWithVoid();
+    }
+
+    /**
+     * The wallet took the refund but cannot pay it back until a person acts in its merchant console: ABNORMAL, in the
+     * timeline once, and asked after again at the slow interval (never sent again: the same number changes nothing).
+     * Still ABNORMAL when asked again: only the next check moves.
+     */
+    public Uni<Void> abnormal(Refund refund, String reason) {
+        Instant next = clock.instant().plus(abnormalCheckEvery);
+        return Panache.withTransaction(() -> refunds.markAbnormal(refund.id, bounded(reason, 500), next)
+                .call(won -> won
+                        ? events.record(refund.orderNo, OrderEvents.Kind.REFUND, RefundStatus.ABNORMAL.name(),
+                                RefundBook.describe(refund) + ", the wallet: " + reason)
+                        : refunds.stillAbnormal(refund.id, next)))
+                .invoke(won -> {
+                    if (won) {
+                        metrics.abnormal(refund.cause);
+                        LOG.errorf("Refund %s of order %s is ABNORMAL: %s", refund.outRequestNo, refund.orderNo,
+                                reason);
                     }
                 })
                 .replaceWithVoid();

@@ -1,10 +1,15 @@
 package com.shop.orders.refund;
 
+import java.time.Clock;
+import java.time.Instant;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.shop.orders.payment.Payment;
 import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentRepository;
+import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.RefundFinding;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -20,11 +25,16 @@ public class RefundSender {
     private final PaymentRepository payments;
     private final PaymentChannels channels;
     private final RefundOutcomes outcomes;
+    private final RefundRepository refunds;
+    private final Clock clock;
 
-    public RefundSender(PaymentRepository payments, PaymentChannels channels, RefundOutcomes outcomes) {
+    public RefundSender(PaymentRepository payments, PaymentChannels channels, RefundOutcomes outcomes,
+            RefundRepository refunds, Clock clock) {
         this.payments = payments;
         this.channels = channels;
         this.outcomes = outcomes;
+        this.refunds = refunds;
+        this.clock = clock;
     }
 
     /** Sends the refund and records the answer; completes when the outcome (or that it is unknown) is recorded. */
@@ -34,16 +44,53 @@ public class RefundSender {
                         refund.outRequestNo))
                 .onItemOrFailure().transformToUni((answer, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
-                        : answer.done() ? outcomes.made(refund.id) : outcomes.refused(refund, answer));
+                        : answered(refund, answer));
     }
 
-    /** A refund whose last attempt told nothing: asks the wallet whether it was made, and sends it again if not. */
+    /**
+     * A refund whose last attempt told nothing, that is due to be sent, or that is stuck (ABNORMAL): asks the wallet
+     * what became of it, and sends it (again, with the same number) only if the wallet does not have it.
+     */
     public Uni<Void> settle(Refund refund) {
         return tradeOf(refund)
-                .chain(trade -> channels.of(trade.channel).refundMade(trade.outTradeNo, refund.outRequestNo))
-                .onItemOrFailure().transformToUni((made, failure) -> failure != null
+                .chain(trade -> channels.of(trade.channel).findRefund(trade.outTradeNo, refund.outRequestNo))
+                .onItemOrFailure().transformToUni((found, failure) -> failure != null
                         ? outcomes.unknown(refund, failure)
-                        : made ? outcomes.made(refund.id) : send(refund));
+                        : found(refund, found));
+    }
+
+    private Uni<Void> answered(Refund refund, RefundAnswer answer) {
+        return switch (answer.outcome()) {
+            case DONE -> outcomes.made(refund.id);
+            case REFUSED -> outcomes.refused(refund, answer);
+            case STUCK -> outcomes.abnormal(refund, answer.reason());
+        };
+    }
+
+    private Uni<Void> found(Refund refund, RefundFinding found) {
+        return switch (found) {
+            case MADE -> outcomes.made(refund.id);
+            case CLOSED -> outcomes.refused(refund, RefundOutcomes.CLOSED);
+            case ABNORMAL -> outcomes.abnormal(refund, RefundOutcomes.ABNORMAL_REASON);
+            case NOT_TAKEN -> sendWhenDue(refund);
+        };
+    }
+
+    /**
+     * A refund the wallet does not have: sent now, unless the wallet's least interval after the trade's latest other
+     * refund sent is not over (that one went out late): then sent when it is, so that the wallet is not asked too
+     * soon (WeChat would answer 429 and make nothing). Refunds still waiting for their time do not count: they come
+     * after this one.
+     */
+    private Uni<Void> sendWhenDue(Refund refund) {
+        Instant now = clock.instant();
+        return tradeOf(refund)
+                .map(trade -> channels.of(trade.channel).refundLimits().interval())
+                .chain(interval -> Panache.withTransaction(() -> refunds.lastSentOfTradeBut(refund.outTradeNo,
+                        refund.id, now).chain(last -> last != null && last.plus(interval).isAfter(now)
+                                ? refunds.sendLater(refund.id, last.plus(interval)).replaceWith(Boolean.FALSE)
+                                : refunds.markSent(refund.id, now).replaceWith(Boolean.TRUE))))
+                .chain(due -> due ? send(refund) : Uni.createFrom().voidItem());
     }
 
     private Uni<Payment> tradeOf(Refund refund) {

@@ -24,9 +24,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Settles refunds whose outcome is not known: a send that timed out, a 5xx, {@code ACQ.SYSTEM_ERROR}, a replica
- * that died before Alipay's answer was recorded. Each pass claims the due PENDING refunds (replicas claim disjoint
- * ones, and a claim is a lease), asks Alipay with the refund query whether each was made, and sends it again with
- * the same request number if it was not, until Alipay says what happened.
+ * that died before the wallet's answer was recorded, a refund scheduled for later (a wallet's least interval between
+ * refunds of a trade). Each pass claims the due PENDING and ABNORMAL refunds (replicas claim disjoint ones, and a
+ * claim is a lease), asks the wallet with the refund query what became of each, and sends it (again, with the same
+ * request number) only if the wallet does not have it, until the wallet says what happened. An ABNORMAL refund is
+ * only asked after, at a slow interval, until a person's fix in the merchant console ends it.
  */
 @ApplicationScoped
 public class RefundSettler {
@@ -72,7 +74,7 @@ public class RefundSettler {
 
     private Uni<List<Long>> claim(Instant now) {
         return Claims.inTransaction(pool, connection -> connection
-                .preparedQuery("SELECT id FROM refund WHERE status = 'PENDING' AND next_attempt_at <= ? "
+                .preparedQuery("SELECT id FROM refund WHERE status IN ('PENDING', 'ABNORMAL') AND next_attempt_at <= ? "
                         + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED")
                 .execute(Tuple.of(Sql.utc(now), config.settleBatch()))
                 .map(rows -> {
@@ -100,14 +102,17 @@ public class RefundSettler {
     }
 
     private Uni<Void> countPending(Instant now) {
-        return pool.preparedQuery("SELECT COUNT(*) AS pending, MIN(requested_at) AS oldest FROM refund "
-                + "WHERE status = 'PENDING'")
+        return pool.preparedQuery("SELECT COUNT(CASE WHEN status = 'PENDING' THEN 1 END) AS pending, "
+                + "COUNT(CASE WHEN status = 'ABNORMAL' THEN 1 END) AS abnormal, "
+                + "MIN(CASE WHEN status = 'PENDING' THEN requested_at END) AS oldest FROM refund "
+                + "WHERE status IN ('PENDING', 'ABNORMAL')")
                 .execute()
                 .invoke(rows -> {
                     Row row = rows.iterator().next();
                     Instant oldest = Sql.instant(row.getLocalDateTime("oldest"));
                     metrics.pending(row.getLong("pending"),
-                            oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toSeconds()));
+                            oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toSeconds()),
+                            row.getLong("abnormal"));
                 })
                 .replaceWithVoid();
     }

@@ -68,6 +68,36 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                                                 {"type":"about:blank","title":"Order not found","status":404,\
                                                 "detail":"Order 1042 does not exist","instance":"/api/orders/1042"}\
                                                 """))),
+                        @APIResponse(name = ApiContract.WECHAT_NOTIFY_NOT_VERIFIED, responseCode = "401",
+                                description = "Not verified: Wechatpay-* headers missing, a signature that does not "
+                                        + "verify, a serial that is not WeChat Pay's key; nothing was changed",
+                                content = @Content(mediaType = Problem.MEDIA_TYPE,
+                                        schema = @Schema(implementation = Problem.class),
+                                        examples = @ExampleObject(name = "notVerified", value = """
+                                                {"type":"about:blank","title":"Notify not verified","status":401,\
+                                                "detail":"signature not verified",\
+                                                "instance":"/api/payments/wechat/notify","code":"FAIL",\
+                                                "message":"signature not verified"}"""))),
+                        @APIResponse(name = ApiContract.WECHAT_NOTIFY_NOT_HANDLED, responseCode = "500",
+                                description = "Not handled for a failure of ours (the error id finds it in the log): "
+                                        + "WeChat sends it again",
+                                content = @Content(mediaType = Problem.MEDIA_TYPE,
+                                        schema = @Schema(implementation = Problem.class),
+                                        examples = @ExampleObject(name = "internal", value = """
+                                                {"type":"about:blank","title":"Notify not handled","status":500,\
+                                                "detail":"not handled, error id 0b6a3c1e-9a8e-4f7e-8d0c-2f4a1e5b7c9d",\
+                                                "instance":"/api/payments/wechat/notify","code":"FAIL","message":\
+                                                "not handled, error id 0b6a3c1e-9a8e-4f7e-8d0c-2f4a1e5b7c9d"}"""))),
+                        @APIResponse(name = ApiContract.WECHAT_NOTIFY_UNAVAILABLE, responseCode = "503",
+                                description = "Not handled: the database cannot be reached right now; WeChat sends "
+                                        + "it again",
+                                content = @Content(mediaType = Problem.MEDIA_TYPE,
+                                        schema = @Schema(implementation = Problem.class),
+                                        examples = @ExampleObject(name = "unavailable", value = """
+                                                {"type":"about:blank","title":"Notify not handled","status":503,\
+                                                "detail":"database unavailable","instance":\
+                                                "/api/payments/wechat/notify","code":"FAIL",\
+                                                "message":"database unavailable"}"""))),
                         @APIResponse(name = ApiContract.PAYLOAD_TOO_LARGE, responseCode = "413",
                                 description = "The request body is larger than 64 KiB",
                                 content = @Content(mediaType = Problem.MEDIA_TYPE,
@@ -128,6 +158,10 @@ public class ApiContract extends Application {
     public static final String BAD_GATEWAY = "PaymentProviderRefused";
     public static final String SERVICE_UNAVAILABLE = "PaymentProviderUnavailable";
     public static final String INTERNAL_ERROR = "InternalError";
+    /** WeChat Pay's notifies (payment, refund): WeChat's {code, message} as a problem's members. */
+    public static final String WECHAT_NOTIFY_NOT_VERIFIED = "WechatNotifyNotVerified";
+    public static final String WECHAT_NOTIFY_NOT_HANDLED = "WechatNotifyNotHandled";
+    public static final String WECHAT_NOTIFY_UNAVAILABLE = "WechatNotifyUnavailable";
 
     /** The name of the problem schema, for endpoint-specific problem responses. */
     public static final String PROBLEM = "Problem";

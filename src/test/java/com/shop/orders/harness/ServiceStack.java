@@ -244,6 +244,7 @@ public final class ServiceStack implements AutoCloseable {
             env.put("PAYMENT_CHANNELS", "alipay,wechat");
             env.putAll(wechatSandbox.serviceKeys());
             env.put("WECHAT_NOTIFY_URL", front.url() + "/api/payments/wechat/notify");
+            env.put("WECHAT_REFUND_NOTIFY_URL", front.url() + "/api/payments/wechat/refund-notify");
             replicaSettings.put("shop.wechat.base-url", wechatSandbox.baseUrl());
         }
         env.put("QR_URL_SECRET", QR_URL_SECRET);

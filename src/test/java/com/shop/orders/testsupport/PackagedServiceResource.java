@@ -96,6 +96,8 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             config.put("shop.wechat.public-key", wechat.get("WECHAT_PUBLIC_KEY"));
             config.put("shop.wechat.base-url", wechatSandbox.baseUrl());
             config.put("shop.wechat.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/wechat/notify");
+            config.put("shop.wechat.refund-notify-url", "http://127.0.0.1:" + PORT
+                    + "/api/payments/wechat/refund-notify");
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
             // The machine's database and the suite's broker and Redis speak plaintext (SecuredConnectionsIT: TLS).
             config.put("shop.connections.require-tls", "false");

@@ -43,4 +43,10 @@ public final class Payments {
         given().contentType(ContentType.JSON).body(Map.of("qrCode", qrCode))
                 .post("/sandbox/alipay/buyer/pay").then().statusCode(200);
     }
+
+    /** The buyer pays a WeChat Pay code (code_url) at the WeChat sandbox. */
+    public static void payWechat(String codeUrl) {
+        given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl))
+                .post("/sandbox/wechat/buyer/pay").then().statusCode(200);
+    }
 }

@@ -1,6 +1,7 @@
 package com.shop.orders.payment.wechat;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,6 +9,8 @@ import jakarta.inject.Named;
 
 import com.shop.orders.payment.PaymentChannel;
 import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.RefundFinding;
+import com.shop.orders.payment.RefundLimits;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeClosing;
 
@@ -25,10 +28,17 @@ public class WechatChannel implements PaymentChannel {
     /** The channel's name in the API. */
     public static final String NAME = "wechat";
 
-    private final WechatGateway wechat;
+    /** Refunds one trade takes at most. */
+    static final int MAX_REFUNDS = 50;
+    /** How long after the payment a trade can be refunded. */
+    static final Duration REFUNDABLE_FOR = Duration.ofDays(365);
 
-    public WechatChannel(WechatGateway wechat) {
+    private final WechatGateway wechat;
+    private final WechatConfig config;
+
+    public WechatChannel(WechatGateway wechat, WechatConfig config) {
         this.wechat = wechat;
+        this.config = config;
     }
 
     @Override
@@ -86,6 +96,17 @@ public class WechatChannel implements PaymentChannel {
 
     @Override
     public Uni<Boolean> refundMade(String outTradeNo, String refundNo) {
-        return wechat.refundMade(outTradeNo, refundNo);
+        return wechat.findRefund(outTradeNo, refundNo).map(found -> found == RefundFinding.MADE);
+    }
+
+    @Override
+    public Uni<RefundFinding> findRefund(String outTradeNo, String refundNo) {
+        return wechat.findRefund(outTradeNo, refundNo);
+    }
+
+    /** WeChat's rules (its refund API's page): 50 refunds a trade, within a year of the payment, a minute apart. */
+    @Override
+    public RefundLimits refundLimits() {
+        return new RefundLimits(MAX_REFUNDS, REFUNDABLE_FOR, config.refundInterval());
     }
 }

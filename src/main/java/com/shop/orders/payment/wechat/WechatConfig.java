@@ -53,6 +53,22 @@ public interface WechatConfig {
     Optional<String> notifyUrl();
 
     /**
+     * Where WeChat posts the refund notify (how a refund ended, or that it is stuck): this service's public https
+     * endpoint for it, without a query string. Named in every refund request.
+     */
+    Optional<String> refundNotifyUrl();
+
+    /**
+     * The least time between two refunds of one trade that this service keeps: a refund asked for sooner is recorded
+     * and sent when the interval is over. WeChat's rule is a minute ("1 minute between refunds on the same order");
+     * a few seconds more, because WeChat counts from when a refund reached it, a little after this service recorded
+     * it as sent, on a clock of its own. Sent too soon anyway, WeChat answers 429 and makes nothing: the refund query
+     * finds no refund, and it is sent again.
+     */
+    @WithDefault("65s")
+    Duration refundInterval();
+
+    /**
      * Dev and test only: where WeChat's API is reached instead of https://api.mch.weixin.qq.com (the sandbox). Its path,
      * if any, goes before WeChat's paths. Production never sets it ({@link WechatConfigCheck}).
      */

@@ -18,8 +18,8 @@ import com.shop.orders.startup.StartupCheck;
 
 /**
  * Production must not offer WeChat Pay half set up: a merchant number, app, certificate serial, private key and APIv3
- * key that WeChat will take, WeChat Pay's public key in public-key mode, an https notify URL, and WeChat's own host
- * (no base URL). Checked only when WeChat is one of the shop's channels.
+ * key that WeChat will take, WeChat Pay's public key in public-key mode, https notify URLs (payment and refund), and
+ * WeChat's own host (no base URL). Checked only when WeChat is one of the shop's channels.
  */
 @ApplicationScoped
 public class WechatConfigCheck implements StartupCheck {
@@ -60,7 +60,8 @@ public class WechatConfigCheck implements StartupCheck {
             key(PemSetting.publicKey(wechat), PemUtil::loadPublicKeyFromString,
                     "an RSA public key in X.509 PEM (BEGIN PUBLIC KEY)", problems);
         }
-        notifyUrl(problems);
+        notifyUrl("WECHAT_NOTIFY_URL (shop.wechat.notify-url)", wechat.notifyUrl(), problems);
+        notifyUrl("WECHAT_REFUND_NOTIFY_URL (shop.wechat.refund-notify-url)", wechat.refundNotifyUrl(), problems);
         // REQUIRE_TLS=false says this is no production shop (a test of the packaged service): its stand-in is allowed.
         if (requireTls) {
             wechat.baseUrl().filter(url -> !url.isBlank()).ifPresent(url -> problems.add("SHOP_WECHAT_BASE_URL "
@@ -85,12 +86,12 @@ public class WechatConfigCheck implements StartupCheck {
         }
     }
 
-    private void notifyUrl(List<String> problems) {
-        String setting = "WECHAT_NOTIFY_URL (shop.wechat.notify-url)";
-        if (!required(setting, wechat.notifyUrl(), problems)) {
+    /** A notify URL WeChat takes (payment, refund). */
+    private void notifyUrl(String setting, Optional<String> value, List<String> problems) {
+        if (!required(setting, value, problems)) {
             return;
         }
-        String url = wechat.notifyUrl().get();
+        String url = value.get();
         try {
             URI uri = URI.create(url);
             if (("https".equals(uri.getScheme()) || !requireTls && "http".equals(uri.getScheme())) && uri.getHost() != null && uri.getRawQuery() == null

@@ -34,6 +34,7 @@ import com.wechat.pay.java.service.refund.model.QueryByOutRefundNoRequest;
 import com.shop.orders.order.OrderEvents;
 import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.RefundFinding;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.wechat.WechatReplies.Refusal;
 import com.shop.orders.resilience.Bulkhead;
@@ -149,31 +150,37 @@ public class WechatGateway {
     }
 
     /**
-     * Refunds {@code refundFen} of the trade (paid {@code totalFen}) as the refund {@code refundNo}: made, or refused for
-     * good. Fails while WeChat has not decided (PROCESSING, ABNORMAL) and when the outcome is unknown: the refund query
-     * tells later. Sent again with the same number it refunds nothing twice.
+     * Refunds {@code refundFen} of the trade (paid {@code totalFen}) as the refund {@code refundNo}: made, refused for
+     * good, or stuck (ABNORMAL). Fails while WeChat has not decided (PROCESSING) and when the outcome is unknown: the
+     * refund notify or the refund query tells later. Sent again with the same number it refunds nothing twice.
      */
     public Uni<RefundAnswer> refund(String outTradeNo, long totalFen, long refundFen, String refundNo) {
-        CreateRequest request = new CreateRequest();
-        request.setOutTradeNo(outTradeNo);
-        request.setOutRefundNo(refundNo);
-        request.setReason("Refund of order " + WechatTradeNo.orderNoOf(outTradeNo));
-        AmountReq amount = new AmountReq();
-        amount.setRefund(refundFen);
-        amount.setTotal(totalFen);
-        amount.setCurrency(CNY);
-        request.setAmount(amount);
-        return call("refund", "refund.create", outTradeNo, sdk -> sdk.refunds.create(request),
-                WechatReplies::refundAnswer, WechatReplies::refusedRefund);
+        return call("refund", "refund.create", outTradeNo, sdk -> {
+            CreateRequest request = new CreateRequest();
+            request.setOutTradeNo(outTradeNo);
+            request.setOutRefundNo(refundNo);
+            request.setReason("Refund of order " + WechatTradeNo.orderNoOf(outTradeNo));
+            request.setNotifyUrl(sdk.refundNotifyUrl);
+            AmountReq amount = new AmountReq();
+            amount.setRefund(refundFen);
+            amount.setTotal(totalFen);
+            amount.setCurrency(CNY);
+            request.setAmount(amount);
+            return sdk.refunds.create(request);
+        }, WechatReplies::refundAnswer, WechatReplies::refusedRefund);
     }
 
-    /** Whether WeChat made the refund {@code refundNo}: false when it closed it or has none; fails while processing. */
-    public Uni<Boolean> refundMade(String outTradeNo, String refundNo) {
+    /**
+     * What WeChat says of the refund {@code refundNo}: made, closed, abnormal, or not taken (no such refund); fails
+     * while it is processing and when the query's outcome is unknown.
+     */
+    public Uni<RefundFinding> findRefund(String outTradeNo, String refundNo) {
         QueryByOutRefundNoRequest request = new QueryByOutRefundNoRequest();
         request.setOutRefundNo(refundNo);
         return call("refund_query", "refund.queryByOutRefundNo", outTradeNo,
-                sdk -> sdk.refunds.queryByOutRefundNo(request), answer -> WechatReplies.refundMade(answer.getStatus()),
-                refusal -> refusal.is(WechatReplies.RESOURCE_NOT_EXISTS) ? Boolean.FALSE : null);
+                sdk -> sdk.refunds.queryByOutRefundNo(request),
+                answer -> WechatReplies.refundFinding(answer.getStatus()),
+                refusal -> refusal.is(WechatReplies.RESOURCE_NOT_EXISTS) ? RefundFinding.NOT_TAKEN : null);
     }
 
     /**

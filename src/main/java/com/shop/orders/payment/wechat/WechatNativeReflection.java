@@ -40,6 +40,7 @@ import com.wechat.pay.java.service.refund.model.FundsFromItem;
 import com.wechat.pay.java.service.refund.model.Promotion;
 import com.wechat.pay.java.service.refund.model.QueryByOutRefundNoRequest;
 import com.wechat.pay.java.service.refund.model.Refund;
+import com.wechat.pay.java.service.refund.model.RefundNotification;
 import com.wechat.pay.java.service.refund.model.ReqFundsAccount;
 import com.wechat.pay.java.service.refund.model.Scope;
 import com.wechat.pay.java.service.refund.model.Status;
@@ -111,6 +112,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         TarType.class,
         QueryBillEntity.class,
         HashType.class,
+        // The refund a refund notify carries (refund.model; its amount, status ... are above)
+        RefundNotification.class,
         // The notify (core.notification)
         Notification.class,
         Resource.class,

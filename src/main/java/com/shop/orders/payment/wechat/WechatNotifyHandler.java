@@ -42,16 +42,15 @@ public class WechatNotifyHandler {
 
     /** Handled (also a duplicate, or a payment the core gave back), refused, or a failure of ours (WeChat retries). */
     public Uni<NotifyAnswer> handle(WechatNotifyRequest notify) {
-        return reader.read(notify).chain(reading -> reading instanceof WechatNotifyReader.Verified verified
-                ? verified(verified)
+        return reader.read(notify, Transaction.class).chain(reading -> reading instanceof WechatNotifyReader.Verified<?> v
+                ? verified(v.eventType(), (Transaction) v.resource())
                 : unverified((WechatNotifyReader.Refused) reading));
     }
 
-    private Uni<NotifyAnswer> verified(WechatNotifyReader.Verified notify) {
-        Transaction transaction = notify.transaction();
+    private Uni<NotifyAnswer> verified(String eventType, Transaction transaction) {
         String orderNo = WechatTradeNo.orderNoOf(transaction.getOutTradeNo());
-        if (!PAYMENT_EVENT.equals(notify.eventType())) {
-            return accepted("other_event", orderNo, notify.eventType());
+        if (!PAYMENT_EVENT.equals(eventType)) {
+            return accepted("other_event", orderNo, eventType);
         }
         if (!config.mchid().orElse("").equals(transaction.getMchid())) {
             return rejected(400, "mchid", "not this merchant's notify", orderNo);

@@ -10,7 +10,6 @@ import com.wechat.pay.java.core.notification.Notification;
 import com.wechat.pay.java.core.notification.NotificationParser;
 import com.wechat.pay.java.core.notification.RequestParam;
 import com.wechat.pay.java.core.util.GsonUtil;
-import com.wechat.pay.java.service.payments.model.Transaction;
 
 import com.shop.orders.resilience.MutinyBridge;
 
@@ -31,8 +30,8 @@ public class WechatNotifyReader {
     public sealed interface Reading permits Verified, Refused {
     }
 
-    /** WeChat's notify, verified and decrypted: its event and the transaction it carries. */
-    public record Verified(String eventType, Transaction transaction) implements Reading {
+    /** WeChat's notify, verified and decrypted: its event and the resource it carries (a transaction, a refund). */
+    public record Verified<T>(String eventType, T resource) implements Reading {
     }
 
     /** Not believed or not readable: the status to answer, the reason for metrics, a few words for WeChat. */
@@ -45,22 +44,25 @@ public class WechatNotifyReader {
         this.gateway = gateway;
     }
 
-    /** Fails only when the SDK cannot be set up (ours to fix, not the notify's). */
-    public Uni<Reading> read(WechatNotifyRequest notify) {
-        return MutinyBridge.backOnContext(Uni.createFrom().item(() -> readNow(notify))
+    /**
+     * Verifies the notify and decrypts its resource as a {@code type} (Transaction, RefundNotification): Verified with a
+     * resource of that type, or Refused. Fails only when the SDK cannot be set up (ours to fix, not the notify's).
+     */
+    public <T> Uni<Reading> read(WechatNotifyRequest notify, Class<T> type) {
+        return MutinyBridge.backOnContext(Uni.createFrom().item(() -> readNow(notify, type))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()));
     }
 
-    private Reading readNow(WechatNotifyRequest notify) {
+    private <T> Reading readNow(WechatNotifyRequest notify, Class<T> type) {
         if (!notify.complete()) {
             return new Refused(401, "headers", "Wechatpay-Signature, -Timestamp, -Nonce or -Serial missing");
         }
         NotificationParser parser = gateway.notificationParser();
-        Transaction transaction;
+        T resource;
         try {
-            transaction = parser.parse(new RequestParam.Builder().serialNumber(notify.serial())
+            resource = parser.parse(new RequestParam.Builder().serialNumber(notify.serial())
                     .signature(notify.signature()).timestamp(notify.timestamp()).nonce(notify.nonce())
-                    .signType(notify.signatureType()).body(notify.body()).build(), Transaction.class);
+                    .signType(notify.signatureType()).body(notify.body()).build(), type);
         } catch (ValidationException e) {
             // A wrong signature, an unknown serial, a body changed after WeChat signed it.
             return new Refused(401, "signature", "signature not verified");
@@ -72,11 +74,11 @@ public class WechatNotifyReader {
             // The SDK's MalformedMessageException, Gson's parse errors, a resource without nonce or associated data.
             return new Refused(400, "malformed", "malformed notify");
         }
-        if (transaction == null) {
+        if (resource == null) {
             return new Refused(400, "malformed", "malformed notify");
         }
         // The envelope parsed already in the parser: its event type is read from the same verified body.
         String eventType = GsonUtil.getGson().fromJson(notify.body(), Notification.class).getEventType();
-        return new Verified(eventType, transaction);
+        return new Verified<>(eventType, resource);
     }
 }

@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -17,7 +17,6 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -73,66 +72,44 @@ public class WechatNotifyResource {
                     examples = @ExampleObject(name = "refused", value = "{\"type\":\"about:blank\",\"title\":"
                             + "\"Notify refused\",\"status\":400,\"detail\":\"not this app's notify\",\"instance\":"
                             + "\"/api/payments/wechat/notify\",\"code\":\"FAIL\",\"message\":\"not this app's notify\"}")))
-    @APIResponse(responseCode = "401", description = "Not verified: Wechatpay-* headers missing, a signature that does "
-            + "not verify, a serial that is not WeChat Pay's key; nothing was changed",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class),
-                    examples = @ExampleObject(name = "notVerified", value = "{\"type\":\"about:blank\",\"title\":"
-                            + "\"Notify not verified\",\"status\":401,\"detail\":\"signature not verified\","
-                            + "\"instance\":\"/api/payments/wechat/notify\",\"code\":\"FAIL\","
-                            + "\"message\":\"signature not verified\"}")))
+    @APIResponse(responseCode = "401", ref = ApiContract.WECHAT_NOTIFY_NOT_VERIFIED)
     @APIResponse(responseCode = "413", ref = ApiContract.PAYLOAD_TOO_LARGE)
     @APIResponse(responseCode = "415", ref = ApiContract.UNSUPPORTED_MEDIA_TYPE)
-    @APIResponse(responseCode = "500", description = "Not handled for a failure of ours (the error id finds it in the "
-            + "log): WeChat sends it again", content = @Content(mediaType = Problem.MEDIA_TYPE,
-                    schema = @Schema(implementation = Problem.class),
-                    examples = @ExampleObject(name = "internal", value = "{\"type\":\"about:blank\",\"title\":"
-                            + "\"Notify not handled\",\"status\":500,\"detail\":\"not handled, error id "
-                            + "0b6a3c1e-9a8e-4f7e-8d0c-2f4a1e5b7c9d\",\"instance\":\"/api/payments/wechat/notify\","
-                            + "\"code\":\"FAIL\",\"message\":\"not handled, error id "
-                            + "0b6a3c1e-9a8e-4f7e-8d0c-2f4a1e5b7c9d\"}")))
-    @APIResponse(responseCode = "503", description = "Not handled: the database cannot be reached right now; WeChat "
-            + "sends it again", content = @Content(mediaType = Problem.MEDIA_TYPE,
-                    schema = @Schema(implementation = Problem.class),
-                    examples = @ExampleObject(name = "unavailable", value = "{\"type\":\"about:blank\",\"title\":"
-                            + "\"Notify not handled\",\"status\":503,\"detail\":\"database unavailable\",\"instance\":"
-                            + "\"/api/payments/wechat/notify\",\"code\":\"FAIL\",\"message\":\"database unavailable\"}")))
-    public Uni<Response> notify(
-            @Parameter(description = "WeChat Pay's public-key ID or platform certificate serial the body is signed under")
-            @HeaderParam("Wechatpay-Serial") String serial,
-            @Parameter(description = "Base64 SHA256withRSA signature of timestamp, nonce and body")
-            @HeaderParam("Wechatpay-Signature") String signature,
-            @Parameter(description = "Seconds since the epoch, signed") @HeaderParam("Wechatpay-Timestamp") String timestamp,
-            @Parameter(description = "Random string, signed") @HeaderParam("Wechatpay-Nonce") String nonce,
-            @Parameter(description = "WECHATPAY2-SHA256-RSA2048 (the default when absent)")
-            @HeaderParam("Wechatpay-Signature-Type") String signatureType,
-            String body) {
-        return handler.handle(new WechatNotifyRequest(serial, signature, timestamp, nonce, signatureType, body))
-                .map(WechatNotifyResource::answer)
-                // WeChat will send it again: nothing is lost by answering 5xx now.
-                .onFailure().recoverWithItem(WechatNotifyResource::notHandled);
+    @APIResponse(responseCode = "500", ref = ApiContract.WECHAT_NOTIFY_NOT_HANDLED)
+    @APIResponse(responseCode = "503", ref = ApiContract.WECHAT_NOTIFY_UNAVAILABLE)
+    public Uni<Response> notify(@BeanParam WechatNotifyHeaders headers, String body) {
+        return answered(handler.handle(headers.with(body)), PATH);
     }
 
-    private static Response answer(NotifyAnswer answer) {
+    /** A notify's answer as WeChat reads it (any notify at {@code path}: payment, refund). */
+    static Uni<Response> answered(Uni<NotifyAnswer> handled, String path) {
+        return handled.map(answer -> answer(answer, path))
+                // WeChat will send it again: nothing is lost by answering 5xx now.
+                .onFailure().recoverWithItem(failure -> notHandled(failure, path));
+    }
+
+    private static Response answer(NotifyAnswer answer, String path) {
         if (answer.handled()) {
             return Response.noContent().build();
         }
         return fail(answer.status(), answer.status() == 401 ? "Notify not verified" : "Notify refused",
-                answer.message()).build();
+                answer.message(), path).build();
     }
 
-    private static Response notHandled(Throwable failure) {
+    private static Response notHandled(Throwable failure, String path) {
         if (DatabaseUnavailable.isCause(failure)) {
             LOG.warnf("WeChat Pay notify not handled: the database is unavailable (%s)", failure.toString());
-            return fail(503, "Notify not handled", "database unavailable").header(HttpHeaders.RETRY_AFTER, "2").build();
+            return fail(503, "Notify not handled", "database unavailable", path)
+                    .header(HttpHeaders.RETRY_AFTER, "2").build();
         }
         String errorId = UUID.randomUUID().toString();
         LOG.warnf("WeChat Pay notify not handled, error id %s: %s", errorId, WechatReplies.describe(failure));
-        return fail(500, "Notify not handled", "not handled, error id " + errorId).build();
+        return fail(500, "Notify not handled", "not handled, error id " + errorId, path).build();
     }
 
     /** A problem that is also WeChat's failure answer: code FAIL and a message, short, no stack trace. */
-    private static Response.ResponseBuilder fail(int status, String title, String message) {
-        return Response.fromResponse(Problem.of(status, title, message, PATH)
+    private static Response.ResponseBuilder fail(int status, String title, String message, String path) {
+        return Response.fromResponse(Problem.of(status, title, message, path)
                 .with(Map.of("code", "FAIL", "message", message)).toResponse());
     }
 }

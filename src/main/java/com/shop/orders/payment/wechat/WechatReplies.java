@@ -11,11 +11,14 @@ import java.util.Set;
 import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.refund.model.Refund;
+import com.wechat.pay.java.service.refund.model.RefundNotification;
 import com.wechat.pay.java.service.refund.model.Status;
 
 import com.shop.orders.payment.PaidTrade;
 import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.RefundFinding;
+import com.shop.orders.payment.RefundNotice;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeState;
 import com.shop.orders.resilience.Causes;
@@ -42,6 +45,9 @@ final class WechatReplies {
     /** Rate limits, named one way in WeChat's rules tables and another in its API pages. */
     private static final Set<String> RATE_LIMITED = Set.of("FREQUENCY_LIMITED", "RATELIMIT_EXCEEDED", "RATE_LIMITED");
     private static final int DESCRIPTION_MAX = 127;
+    /** Why an ABNORMAL refund waits, for its record. */
+    static final String ABNORMAL_REASON = "WeChat Pay could not pay it back to the buyer's account: "
+            + "to be handled in the merchant console";
     /** WeChat's times: RFC 3339, its own zone (+08:00), to the second. */
     private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX")
             .withZone(ZoneOffset.ofHours(8));
@@ -157,8 +163,9 @@ final class WechatReplies {
     }
 
     /**
-     * A refund's answer: made (SUCCESS) or closed for good; null while WeChat has not decided (PROCESSING, ABNORMAL, a
-     * status the SDK does not know): then the refund query tells later.
+     * A refund's answer: made (SUCCESS), closed for good, or stuck (ABNORMAL: a person must act in the merchant
+     * console); null while WeChat has not decided (PROCESSING, a status the SDK does not know): then the refund notify
+     * or the refund query tells later.
      */
     static RefundAnswer refundAnswer(Refund refund) {
         Status status = refund.getStatus();
@@ -168,6 +175,9 @@ final class WechatReplies {
         if (status == Status.CLOSED) {
             return new RefundAnswer(false, status.name(), null, "refund closed by WeChat Pay");
         }
+        if (status == Status.ABNORMAL) {
+            return new RefundAnswer(RefundAnswer.Outcome.STUCK, status.name(), null, ABNORMAL_REASON);
+        }
         return null;
     }
 
@@ -176,11 +186,31 @@ final class WechatReplies {
         return new RefundAnswer(false, refusal.outcome(), null, refusal.message());
     }
 
-    /** The refund query: made, or not (closed, abnormal); null while it is being processed. */
-    static Boolean refundMade(Status status) {
-        if (status == null || status == Status.PROCESSING) {
+    /** A refund's status (query or notify) in the core's terms; null while it is being processed or unknown. */
+    static RefundFinding refundFinding(Status status) {
+        if (status == null) {
             return null;
         }
-        return status == Status.SUCCESS;
+        return switch (status) {
+            case SUCCESS -> RefundFinding.MADE;
+            case CLOSED -> RefundFinding.CLOSED;
+            case ABNORMAL -> RefundFinding.ABNORMAL;
+            case PROCESSING -> null;
+        };
+    }
+
+    /**
+     * A refund notify's refund as the core takes it; {@link IllegalArgumentException} when it lacks what a refund
+     * notify must say, or names a status that is not an outcome.
+     */
+    static RefundNotice refundNotice(RefundNotification notification) {
+        RefundFinding finding = refundFinding(notification.getRefundStatus());
+        if (notification.getOutTradeNo() == null || notification.getOutRefundNo() == null || finding == null
+                || notification.getAmount() == null || notification.getAmount().getRefund() == null
+                || notification.getAmount().getTotal() == null) {
+            throw new IllegalArgumentException("out_trade_no, out_refund_no, refund_status or amount missing");
+        }
+        return new RefundNotice(notification.getOutTradeNo(), notification.getOutRefundNo(),
+                yuan(notification.getAmount().getRefund()), yuan(notification.getAmount().getTotal()), finding);
     }
 }

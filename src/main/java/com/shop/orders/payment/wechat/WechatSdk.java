@@ -36,10 +36,11 @@ final class WechatSdk implements AutoCloseable {
     /** The trade bill: where it is (GET /v3/bill/tradebill, a signed answer) and its download (unsigned). */
     final BillDownloadServiceExtension bills;
     final NotificationParser notifies;
-    /** What the merchant's requests name: its number, its app, where WeChat posts the payment notify. */
+    /** What the merchant's requests name: its number, its app, where WeChat posts the payment and refund notifies. */
     final String mchid;
     final String appid;
     final String notifyUrl;
+    final String refundNotifyUrl;
     private final boolean certificates;
 
     private WechatSdk(NativePayService nativePay, RefundService refunds, BillDownloadServiceExtension bills,
@@ -51,6 +52,7 @@ final class WechatSdk implements AutoCloseable {
         this.mchid = required(config.mchid(), "mchid");
         this.appid = required(config.appid(), "appid");
         this.notifyUrl = required(config.notifyUrl(), "notify-url");
+        this.refundNotifyUrl = required(config.refundNotifyUrl(), "refund-notify-url");
         this.certificates = certificates;
     }
 

@@ -17,12 +17,14 @@ import com.shop.orders.sandbox.FaultDurations;
  * {"methods":{"refund":{"httpStatus":403,"code":"NOT_ENOUGH","message":"余额不足"}}}; answers WeChat's SDK refuses:
  * {"timestampSkew":"301s"} or {"wrongSerial":true}; a merchant without platform certificates:
  * {"certificates":"not-found"} (or "served"); notifies for a merchant verifying with the certificate:
- * {"notifiesSignedWith":"certificate"} (or "public-key"); a trade bill not made yet: {"bill":{"late":true}}, or
- * tampered with: {"bill":{"damage":"wrong-hash"}} ({@link WechatBillFaults}; a bill given replaces the one before).
+ * {"notifiesSignedWith":"certificate"} (or "public-key"); the next two refunds end ABNORMAL (a person resolves them
+ * at POST /sandbox/wechat/merchant/refund/resolve): {"abnormalRefunds":2}; refunds of a trade allowed back to back:
+ * {"refundInterval":"0s"}; a trade bill not made yet: {"bill":{"late":true}}, or tampered with:
+ * {"bill":{"damage":"wrong-hash"}} ({@link WechatBillFaults}; a bill given replaces the one before).
  */
 public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifies, String notifyDelay, String latency,
         String timestampSkew, Boolean wrongSerial, String certificates, String notifiesSignedWith,
-        Map<String, Method> methods, WechatBillFaults bill) {
+        Integer abnormalRefunds, String refundInterval, Map<String, Method> methods, WechatBillFaults bill) {
 
     /** The APIs a fault can be set on. */
     static final Set<String> METHODS = Set.of(WechatGateway.PREPAY, WechatGateway.QUERY, WechatGateway.CLOSE,
@@ -83,7 +85,8 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         return new WechatFaultSettings(faults.notifiesDropped(), faults.notifiesDuplicated(),
                 faults.notifyDelay().toString(), faults.latency().toString(), faults.timestampSkew().toString(),
                 faults.wrongSerial(), faults.certificatesNotFound() ? NOT_FOUND : SERVED,
-                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), methods, faults.bill());
+                faults.notifiesSignedWith().name().toLowerCase(Locale.ROOT).replace('_', '-'), faults.abnormalRefunds(),
+                faults.refundInterval().map(Duration::toString).orElse(null), methods, faults.bill());
     }
 
     /** Validates everything first, so a bad body changes nothing. */
@@ -94,6 +97,10 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         Boolean noCertificates = certificates == null ? null : certificatesNotFound(certificates);
         WechatSandboxConfig.SignedWith signing = notifiesSignedWith == null ? null : signedWith(notifiesSignedWith);
         WechatBillFaults newBill = bill == null ? null : bill.validated();
+        Duration newRefundInterval = refundInterval == null ? null : FaultDurations.parse(refundInterval);
+        if (abnormalRefunds != null && abnormalRefunds < 0) {
+            throw new IllegalArgumentException("abnormalRefunds must be 0 or more");
+        }
         Map<String, WechatFaults.Fault> armed = new LinkedHashMap<>();
         if (methods != null) {
             methods.forEach((method, settings) -> {
@@ -119,6 +126,12 @@ public record WechatFaultSettings(Boolean dropNotifies, Boolean duplicateNotifie
         }
         if (newBill != null) {
             faults.bill(newBill);
+        }
+        if (abnormalRefunds != null) {
+            faults.abnormalRefunds(abnormalRefunds);
+        }
+        if (newRefundInterval != null) {
+            faults.refundInterval(newRefundInterval);
         }
         armed.forEach((method, fault) -> {
             if (fault == null) {

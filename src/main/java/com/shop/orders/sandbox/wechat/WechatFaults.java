@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -51,6 +52,9 @@ public class WechatFaults implements SharedFaultKnobs {
     private volatile boolean certificatesNotFound;
     private volatile WechatSandboxConfig.SignedWith notifiesSignedWith;
     private volatile WechatBillFaults bill = WechatBillFaults.NONE;
+    private final AtomicInteger abnormalRefunds = new AtomicInteger();
+    /** Null: the configured shop.wechat-sandbox.refund-interval. */
+    private volatile Duration refundInterval;
     private final WechatSandboxConfig.SignedWith configuredSigning;
     /** By API, or by API and number ("refund\nR1") for the faults of one trade or refund. */
     private final Map<String, Armed> methods = new ConcurrentHashMap<>();
@@ -111,6 +115,8 @@ public class WechatFaults implements SharedFaultKnobs {
         certificatesNotFound = false;
         notifiesSignedWith = configuredSigning;
         bill = WechatBillFaults.NONE;
+        abnormalRefunds.set(0);
+        refundInterval = null;
         methods.clear();
     }
 
@@ -183,6 +189,34 @@ public class WechatFaults implements SharedFaultKnobs {
     /** What notifies are signed under; the configured shop.wechat-sandbox.notifies-signed-with after a reset. */
     public WechatSandboxConfig.SignedWith notifiesSignedWith() {
         return notifiesSignedWith;
+    }
+
+    /** The next {@code count} refunds made end ABNORMAL instead of SUCCESS (0: none). */
+    public void abnormalRefunds(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("abnormalRefunds must be 0 or more");
+        }
+        abnormalRefunds.set(count);
+    }
+
+    /** Refunds still to end ABNORMAL. */
+    public int abnormalRefunds() {
+        return abnormalRefunds.get();
+    }
+
+    /** Whether the refund just made ends ABNORMAL (counted against the knob). */
+    boolean takeAbnormalRefund() {
+        return abnormalRefunds.getAndUpdate(left -> Math.max(0, left - 1)) > 0;
+    }
+
+    /** The least time between two refunds of a trade, instead of the configured one until the knobs are reset. */
+    public void refundInterval(Duration interval) {
+        refundInterval = interval;
+    }
+
+    /** The least time between two refunds of a trade, when a knob overrides the configured one. */
+    Optional<Duration> refundInterval() {
+        return Optional.ofNullable(refundInterval);
     }
 
     public void notifiesSignedWith(WechatSandboxConfig.SignedWith signedWith) {

@@ -16,7 +16,9 @@ import io.smallrye.common.annotation.NonBlocking;
  * The merchant's side at WeChat Pay's console, as the Alipay sandbox's: {"outTradeNo": "...", "amount": 100,
  * "outRefundNo": "..."} in (amount in fen, as WeChat counts; "outRequestNo", the Alipay sandbox's name, is taken
  * too); 200 with the trade, 400 for a missing field or a bad amount, 404 for a trade WeChat does not know, 409 with
- * WeChat's reason when it refuses the refund.
+ * WeChat's reason when it refuses the refund. POST /refund/resolve ends an ABNORMAL refund as a person does there:
+ * {"outRefundNo": "...", "status": "SUCCESS"} (paid back some other way) or "CLOSED" (nothing moved); 200 with the
+ * refund, 404 for an unknown one, 409 when it is not ABNORMAL.
  */
 @Path(WechatGateway.PATH_PREFIX + "/merchant")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -35,6 +37,27 @@ public class WechatMerchantResource {
 
     public WechatMerchantResource(WechatRefunds refunds) {
         this.refunds = refunds;
+    }
+
+    /** A person's fix of an ABNORMAL refund in the console: {"outRefundNo":"...","status":"SUCCESS"} (or "CLOSED"). */
+    public record ResolveRequest(String outRefundNo, String status) {
+    }
+
+    @POST
+    @Path("/refund/resolve")
+    @NonBlocking
+    public Response resolve(ResolveRequest request) {
+        if (request == null || request.outRefundNo() == null
+                || !("SUCCESS".equals(request.status()) || "CLOSED".equals(request.status()))) {
+            return ErrorAnswer.of(Response.Status.BAD_REQUEST, "outRefundNo and status (SUCCESS or CLOSED) are required");
+        }
+        try {
+            return refunds.resolve(request.outRefundNo(), "SUCCESS".equals(request.status()))
+                    .map(refund -> Response.ok(refund).build())
+                    .orElseGet(() -> ErrorAnswer.of(Response.Status.NOT_FOUND, "unknown refund"));
+        } catch (WechatRejected refused) {
+            return ErrorAnswer.of(Response.Status.CONFLICT, refused.getMessage());
+        }
     }
 
     @POST

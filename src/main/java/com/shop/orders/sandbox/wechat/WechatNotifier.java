@@ -96,9 +96,18 @@ public class WechatNotifier {
         return new Notify(body, signed.notify(body));
     }
 
-    /** Starts delivering the notify of a refund that just succeeded; {@code refund} is its decrypted resource. */
-    void refundSucceeded(WechatRefund refund, String resource) {
-        start(refund, envelope("REFUND.SUCCESS", "退款成功", "refund", resource));
+    /**
+     * Starts delivering the notify of a refund that just ended (SUCCESS, CLOSED) or turned ABNORMAL; {@code resource}
+     * is its decrypted resource.
+     */
+    void refundNotify(WechatRefund refund, WechatRefund.Status status, String resource) {
+        String summary = switch (status) {
+            case SUCCESS -> "退款成功";
+            case CLOSED -> "退款关闭";
+            case ABNORMAL -> "退款异常";
+            case PROCESSING -> throw new IllegalArgumentException("no notify while processing");
+        };
+        start(refund, envelope("REFUND." + status.name(), summary, "refund", resource));
     }
 
     private void start(WechatNotified subject, String body) {

@@ -5,13 +5,17 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One refund as WeChat Pay holds it: PROCESSING when accepted, SUCCESS once the money is back with the buyer (after
- * the sandbox's refund delay). Synchronized: the gateway, the settling timer and the notifier act on it.
+ * the sandbox's refund delay), or ABNORMAL when it could not be paid back (the fault knob abnormalRefunds) until a
+ * person resolves it in the merchant console: SUCCESS, or CLOSED (nothing moved). Synchronized: the gateway, the
+ * settling timer, the console and the notifier act on it.
  */
 final class WechatRefund extends WechatNotified {
 
     enum Status {
         PROCESSING,
-        SUCCESS
+        SUCCESS,
+        ABNORMAL,
+        CLOSED
     }
 
     final String outRefundNo;
@@ -46,14 +50,33 @@ final class WechatRefund extends WechatNotified {
         return this.outTradeNo.equals(outTradeNo) && this.amount == amount;
     }
 
-    /** The money reached the buyer; false when it had already. */
-    synchronized boolean succeed(Instant now) {
-        if (status == Status.SUCCESS) {
+    /** The refund delay is over: SUCCESS, or ABNORMAL when {@code abnormal}; false when it was no longer processing. */
+    synchronized boolean settle(Instant now, boolean abnormal) {
+        if (status != Status.PROCESSING) {
             return false;
         }
-        status = Status.SUCCESS;
-        successTime = now;
+        status = abnormal ? Status.ABNORMAL : Status.SUCCESS;
+        successTime = abnormal ? null : now;
         return true;
+    }
+
+    /** A person in the merchant console ends an ABNORMAL refund: SUCCESS or CLOSED; false when it is not ABNORMAL. */
+    synchronized boolean resolve(boolean success, Instant now) {
+        if (status != Status.ABNORMAL) {
+            return false;
+        }
+        status = success ? Status.SUCCESS : Status.CLOSED;
+        successTime = success ? now : null;
+        return true;
+    }
+
+    /** Whether it takes money of its trade and counts against WeChat's 50 a trade: all but a CLOSED one. */
+    synchronized boolean counts() {
+        return status != Status.CLOSED;
+    }
+
+    synchronized Status status() {
+        return status;
     }
 
     @Override

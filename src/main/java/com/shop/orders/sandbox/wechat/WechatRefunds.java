@@ -21,9 +21,11 @@ import io.quarkus.arc.profile.IfBuildProfile;
 
 /**
  * WeChat Pay's domestic refunds as the sandbox answers them: create (by out_trade_no or transaction_id, idempotent
- * per out_refund_no, at most 50 per trade and never more than was paid) and query by out_refund_no, each through
- * {@link WechatCalls}. An accepted refund is PROCESSING, SUCCESS after the refund delay, and then notified
- * (REFUND.SUCCESS) when the request named a notify_url.
+ * per out_refund_no, at most 50 per trade, never more than was paid, and a refund interval apart on one trade) and
+ * query by out_refund_no, each through {@link WechatCalls}. An accepted refund is PROCESSING, SUCCESS after the
+ * refund delay (ABNORMAL instead when the fault knob abnormalRefunds says so, until the merchant console resolves it
+ * to SUCCESS or CLOSED), and each of these is notified (REFUND.SUCCESS, REFUND.ABNORMAL, REFUND.CLOSED) when the
+ * request named a notify_url.
  */
 @ApplicationScoped
 @IfBuildProfile(anyOf = {"dev", "test"})
@@ -40,14 +42,17 @@ public class WechatRefunds {
     private final WechatCalls calls;
     private final WechatNotifier notifier;
     private final WechatSandboxConfig config;
+    private final WechatFaults faults;
     private final ScheduledExecutorService settling =
             Executors.newSingleThreadScheduledExecutor(WechatNotifier.daemon("wechat-sandbox-refunds"));
 
-    public WechatRefunds(WechatTrades trades, WechatCalls calls, WechatNotifier notifier, WechatSandboxConfig config) {
+    public WechatRefunds(WechatTrades trades, WechatCalls calls, WechatNotifier notifier, WechatSandboxConfig config,
+            WechatFaults faults) {
         this.trades = trades;
         this.calls = calls;
         this.notifier = notifier;
         this.config = config;
+        this.faults = faults;
     }
 
     WechatAnswer create(String rawUri, String authorization, String body) {
@@ -77,7 +82,8 @@ public class WechatRefunds {
         }
         try {
             return WechatAnswer.ok(refund(refund(trade.get(), outRefundNo, amount.path("refund").asInt(),
-                    request.path("reason").asText(null), request.path("notify_url").asText(null)).view()));
+                    request.path("reason").asText(null), request.path("notify_url").asText(null),
+                    faults.refundInterval().orElse(config.refundInterval())).view()));
         } catch (WechatRejected rejected) {
             return rejected.answer();
         }
@@ -90,16 +96,34 @@ public class WechatRefunds {
      */
     Optional<WechatTradeView> byMerchant(String outTradeNo, int amount, String outRefundNo) {
         return trades.find(outTradeNo).map(trade -> {
-            refund(trade, outRefundNo, amount, "商户平台退款", null);
+            // The console is not the API: its refunds are not held to the API's interval.
+            refund(trade, outRefundNo, amount, "商户平台退款", null, Duration.ZERO);
             return trade.view();
         });
     }
 
+    /**
+     * A person in the merchant console ends an ABNORMAL refund: paid back some other way (SUCCESS) or closed (nothing
+     * moved, the amount is refundable again); notified when the refund named a notify_url. Empty for an unknown
+     * refund; throws {@link WechatRejected} when it is not ABNORMAL.
+     */
+    Optional<WechatRefundView> resolve(String outRefundNo, boolean success) {
+        return trades.findRefund(outRefundNo).map(refund -> {
+            if (!refund.resolve(success, Instant.now())) {
+                throw WechatRejected.invalidRequest("退款单状态不是ABNORMAL: " + refund.status());
+            }
+            notifyOf(refund);
+            return refund.view();
+        });
+    }
+
     /** The refund under the number, made now (and settled after the delay) or before. */
-    private WechatRefund refund(WechatTrade trade, String outRefundNo, int amount, String reason, String notifyUrl) {
-        WechatTrades.Refunding refunding = trades.refund(trade, outRefundNo, amount, reason, notifyUrl, Instant.now());
+    private WechatRefund refund(WechatTrade trade, String outRefundNo, int amount, String reason, String notifyUrl,
+            Duration interval) {
+        WechatTrades.Refunding refunding = trades.refund(trade, outRefundNo, amount, reason, notifyUrl, Instant.now(),
+                interval);
         if (refunding.made()) {
-            settle(refunding.refund(), config.refundDelay());
+            settle(refunding.refund(), config.refundDelay(), faults.takeAbnormalRefund());
         }
         return refunding.refund();
     }
@@ -115,16 +139,28 @@ public class WechatRefunds {
                 .filter(trade -> outTradeNo == null || outTradeNo.equals(trade.outTradeNo));
     }
 
-    /** After the delay the refund succeeds, and is notified when the merchant asked for it. */
-    private void settle(WechatRefund refund, Duration delay) {
+    /**
+     * After the delay the refund succeeds (or turns ABNORMAL: {@code abnormal}, decided when it was made), and is
+     * notified when the merchant asked for it.
+     */
+    private void settle(WechatRefund refund, Duration delay, boolean abnormal) {
         try {
             settling.schedule(() -> {
-                if (refund.succeed(Instant.now()) && refund.notifyUrl != null) {
-                    notifier.refundSucceeded(refund, WechatAnswer.write(notification(refund.view())));
+                if (refund.settle(Instant.now(), abnormal)) {
+                    notifyOf(refund);
                 }
             }, delay.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // the application is stopping: the refund stays PROCESSING with it
+        }
+    }
+
+    /** Its notify as it stands now, when the merchant asked for notifies. */
+    private void notifyOf(WechatRefund refund) {
+        if (refund.notifyUrl != null) {
+            WechatRefundView view = refund.view();
+            notifier.refundNotify(refund, WechatRefund.Status.valueOf(view.status()),
+                    WechatAnswer.write(notification(view)));
         }
     }
 
@@ -190,7 +226,9 @@ public class WechatRefunds {
         notification.put("out_refund_no", refund.outRefundNo());
         notification.put("refund_id", refund.refundId());
         notification.put("refund_status", refund.status());
-        notification.put("success_time", WechatTime.format(refund.successTime()));
+        if (refund.successTime() != null) {
+            notification.put("success_time", WechatTime.format(refund.successTime()));
+        }
         notification.put("user_received_account", RECEIVED_ACCOUNT);
         notification.put("amount", amounts(refund));
         return notification;

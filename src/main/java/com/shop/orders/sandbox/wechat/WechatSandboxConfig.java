@@ -49,6 +49,13 @@ public interface WechatSandboxConfig {
     Duration refundDelay();
 
     /**
+     * The least time between two refunds of one trade (WeChat: a minute); a refund asked for sooner is answered 429
+     * FREQUENCY_LIMITED and not made. The fault knob refundInterval changes it until the knobs are reset.
+     */
+    @WithDefault("60s")
+    Duration refundInterval();
+
+    /**
      * What notifies are signed under: public-key or certificate, to match how the merchant verifies them. Answers
      * follow what each request's Wechatpay-Serial names instead, as WeChat's during the switch-over. The fault knob
      * notifiesSignedWith changes it until the knobs are reset.

@@ -1,5 +1,6 @@
 package com.shop.orders.sandbox.wechat;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * One Native trade as WeChat Pay holds it: NOTPAY until the buyer pays its code (SUCCESS) or the merchant closes it
  * (CLOSED); a code past its time_expire can no longer be paid; a paid trade with a refund is REFUND (WeChat's
- * "转入退款"), at most 50 refunds and never more than was paid. Synchronized: buyers, the gateway and the notifier
+ * "转入退款"), at most 50 refunds (a CLOSED one does not count), never more than was paid, a refund interval apart. Synchronized: buyers, the gateway and the notifier
  * act on it from different threads.
  */
 final class WechatTrade extends WechatNotified {
@@ -91,14 +92,21 @@ final class WechatTrade extends WechatNotified {
         return true;
     }
 
-    /** A new refund of this trade, within what is left to refund; refused as WeChat refuses it. */
-    synchronized WechatRefund refund(String outRefundNo, int amount, String reason, String notifyUrl, Instant now) {
+    /**
+     * A new refund of this trade, within what is left to refund, and at least {@code interval} after the trade's
+     * previous one (WeChat: a minute); refused as WeChat refuses it.
+     */
+    synchronized WechatRefund refund(String outRefundNo, int amount, String reason, String notifyUrl, Instant now,
+            Duration interval) {
         switch (state) {
             case NOTPAY -> throw WechatRejected.invalidRequest("订单未支付，不能退款");
             case CLOSED -> throw WechatRejected.invalidRequest("订单已关闭，不能退款");
             default -> {
                 // paid: SUCCESS or REFUND
             }
+        }
+        if (!refunds.isEmpty() && refunds.get(refunds.size() - 1).createdAt.plus(interval).isAfter(now)) {
+            throw new WechatRejected(429, "FREQUENCY_LIMITED", "同一笔订单退款频率过快，请1分钟后再试");
         }
         int refunded = refunded();
         if (refunded >= total) {
@@ -107,7 +115,7 @@ final class WechatTrade extends WechatNotified {
         if (refunded + amount > total) {
             throw WechatRejected.invalidRequest("申请退款金额超过订单可退金额");
         }
-        if (refunds.size() >= MAX_REFUNDS) {
+        if (refunds.stream().filter(WechatRefund::counts).count() >= MAX_REFUNDS) {
             throw WechatRejected.invalidRequest("订单退款次数已达上限(" + MAX_REFUNDS + "次)");
         }
         WechatRefund refund = new WechatRefund(outRefundNo, this, transactionId, amount, reason, notifyUrl, now);
@@ -117,7 +125,7 @@ final class WechatTrade extends WechatNotified {
     }
 
     private int refunded() {
-        return refunds.stream().mapToInt(refund -> refund.amount).sum();
+        return refunds.stream().filter(WechatRefund::counts).mapToInt(refund -> refund.amount).sum();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package com.shop.orders.sandbox.wechat;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -53,7 +54,7 @@ public class WechatTrades {
      * cannot both move money.
      */
     synchronized Refunding refund(WechatTrade trade, String outRefundNo, int amount, String reason, String notifyUrl,
-            Instant now) {
+            Instant now, Duration interval) {
         WechatRefund before = byOutRefundNo.get(outRefundNo);
         if (before != null) {
             if (!before.sameAs(trade.outTradeNo, amount)) {
@@ -61,7 +62,7 @@ public class WechatTrades {
             }
             return new Refunding(before, false);
         }
-        WechatRefund made = trade.refund(outRefundNo, amount, reason, notifyUrl, now);
+        WechatRefund made = trade.refund(outRefundNo, amount, reason, notifyUrl, now, interval);
         byOutRefundNo.put(outRefundNo, made);
         return new Refunding(made, true);
     }

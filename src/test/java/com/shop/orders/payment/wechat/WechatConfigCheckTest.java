@@ -45,6 +45,7 @@ class WechatConfigCheckTest {
         valid.put("shop.wechat.public-key-id", "PUB_KEY_ID_0114232603812345678901234567890");
         valid.put("shop.wechat.public-key", pem("PUBLIC KEY", wechat.getPublic().getEncoded()));
         valid.put("shop.wechat.notify-url", "https://shop.example/api/payments/wechat/notify");
+        valid.put("shop.wechat.refund-notify-url", "https://shop.example/api/payments/wechat/refund-notify");
     }
 
     @Test
@@ -76,11 +77,11 @@ class WechatConfigCheckTest {
         List<String> problems = problems(offered);
         for (String variable : new String[] { "WECHAT_MCHID", "WECHAT_APPID", "WECHAT_MERCHANT_SERIAL",
                 "WECHAT_PRIVATE_KEY", "WECHAT_API_V3_KEY", "WECHAT_PUBLIC_KEY_ID", "WECHAT_PUBLIC_KEY",
-                "WECHAT_NOTIFY_URL" }) {
+                "WECHAT_NOTIFY_URL", "WECHAT_REFUND_NOTIFY_URL" }) {
             assertTrue(problems.stream().anyMatch(line -> line.startsWith(variable + " (") && line.contains("not set")),
                     variable + " not named in " + problems);
         }
-        assertEquals(8, problems.size(), problems.toString());
+        assertEquals(9, problems.size(), problems.toString());
     }
 
     @Test
@@ -95,14 +96,15 @@ class WechatConfigCheckTest {
         unusable.remove("shop.wechat.public-key");
         unusable.put("shop.wechat.public-key-path", "/nonexistent/pub_key.pem");
         unusable.put("shop.wechat.notify-url", "http://shop.example/api/payments/wechat/notify?x=1");
+        unusable.put("shop.wechat.refund-notify-url", "refund-notify");
         unusable.put("shop.wechat.base-url", "http://localhost:8080/sandbox/wechat");
         List<String> problems = problems(unusable);
         for (String variable : new String[] { "WECHAT_MCHID (", "WECHAT_MERCHANT_SERIAL (", "WECHAT_PRIVATE_KEY (",
                 "WECHAT_API_V3_KEY (", "WECHAT_PUBLIC_KEY_ID (", "WECHAT_PUBLIC_KEY_PATH (", "WECHAT_NOTIFY_URL (",
-                "SHOP_WECHAT_BASE_URL (" }) {
+                "WECHAT_REFUND_NOTIFY_URL (", "SHOP_WECHAT_BASE_URL (" }) {
             assertTrue(problems.stream().anyMatch(line -> line.startsWith(variable)), variable + " not in " + problems);
         }
-        assertEquals(8, problems.size(), problems.toString());
+        assertEquals(9, problems.size(), problems.toString());
         assertTrue(problems.stream().noneMatch(line -> line.contains("MIIEow")), "no key material in " + problems);
     }
 
@@ -111,6 +113,7 @@ class WechatConfigCheckTest {
         Map<String, String> standIn = new HashMap<>(valid);
         standIn.put("shop.connections.require-tls", "false");
         standIn.put("shop.wechat.notify-url", "http://127.0.0.1:18089/api/payments/wechat/notify");
+        standIn.put("shop.wechat.refund-notify-url", "http://127.0.0.1:18089/api/payments/wechat/refund-notify");
         standIn.put("shop.wechat.base-url", "http://127.0.0.1:18090/sandbox/wechat");
         assertEquals(List.of(), problems(standIn));
     }

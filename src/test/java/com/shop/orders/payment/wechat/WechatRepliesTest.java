@@ -14,11 +14,15 @@ import org.junit.jupiter.api.Test;
 import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.payments.model.Transaction.TradeStateEnum;
 import com.wechat.pay.java.service.payments.model.TransactionAmount;
+import com.wechat.pay.java.service.refund.model.Amount;
 import com.wechat.pay.java.service.refund.model.Refund;
+import com.wechat.pay.java.service.refund.model.RefundNotification;
 import com.wechat.pay.java.service.refund.model.Status;
 
 import com.shop.orders.payment.PaidTrade;
 import com.shop.orders.payment.RefundAnswer;
+import com.shop.orders.payment.RefundFinding;
+import com.shop.orders.payment.RefundNotice;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeState;
 import com.shop.orders.payment.wechat.WechatReplies.Refusal;
@@ -93,21 +97,45 @@ class WechatRepliesTest {
     }
 
     @Test
-    void aRefundIsMadeClosedOrUndecided() {
+    void aRefundIsMadeClosedStuckOrUndecided() {
         assertEquals(new RefundAnswer(true, "SUCCESS", null, null), WechatReplies.refundAnswer(refund(Status.SUCCESS)));
         RefundAnswer closed = WechatReplies.refundAnswer(refund(Status.CLOSED));
         assertFalse(closed.done());
         assertEquals("CLOSED", closed.code());
         assertNull(WechatReplies.refundAnswer(refund(Status.PROCESSING)));
-        assertNull(WechatReplies.refundAnswer(refund(Status.ABNORMAL)));
+        RefundAnswer abnormal = WechatReplies.refundAnswer(refund(Status.ABNORMAL));
+        assertEquals(RefundAnswer.Outcome.STUCK, abnormal.outcome());
+        assertFalse(abnormal.done());
         assertNull(WechatReplies.refundAnswer(refund(null)));
         RefundAnswer refused = WechatReplies.refusedRefund(new Refusal(400, "NOT_ENOUGH", "基本账户余额不足"));
         assertEquals(new RefundAnswer(false, "NOT_ENOUGH", null, "基本账户余额不足"), refused);
 
-        assertEquals(Boolean.TRUE, WechatReplies.refundMade(Status.SUCCESS));
-        assertEquals(Boolean.FALSE, WechatReplies.refundMade(Status.CLOSED));
-        assertEquals(Boolean.FALSE, WechatReplies.refundMade(Status.ABNORMAL));
-        assertNull(WechatReplies.refundMade(Status.PROCESSING));
+        // The query: ABNORMAL is neither made nor to be sent again.
+        assertEquals(RefundFinding.MADE, WechatReplies.refundFinding(Status.SUCCESS));
+        assertEquals(RefundFinding.CLOSED, WechatReplies.refundFinding(Status.CLOSED));
+        assertEquals(RefundFinding.ABNORMAL, WechatReplies.refundFinding(Status.ABNORMAL));
+        assertNull(WechatReplies.refundFinding(Status.PROCESSING));
+        assertNull(WechatReplies.refundFinding(null));
+    }
+
+    @Test
+    void aRefundNotifyIsReadWithItsRefundStatus() {
+        RefundNotification notification = new RefundNotification();
+        notification.setOutTradeNo("202606010800000123456789W");
+        notification.setOutRefundNo("202606010800000123456789-r1");
+        notification.setRefundStatus(Status.ABNORMAL);
+        Amount amount = new Amount();
+        amount.setRefund(250L);
+        amount.setTotal(1000L);
+        notification.setAmount(amount);
+        assertEquals(new RefundNotice("202606010800000123456789W", "202606010800000123456789-r1",
+                new BigDecimal("2.50"), new BigDecimal("10.00"), RefundFinding.ABNORMAL),
+                WechatReplies.refundNotice(notification));
+        notification.setRefundStatus(Status.PROCESSING);
+        assertThrows(IllegalArgumentException.class, () -> WechatReplies.refundNotice(notification));
+        notification.setRefundStatus(Status.SUCCESS);
+        notification.setAmount(null);
+        assertThrows(IllegalArgumentException.class, () -> WechatReplies.refundNotice(notification));
     }
 
     @Test

@@ -16,13 +16,18 @@ public final class WechatNotifies {
 
     /** The notify's body: {@code resource} (a transaction's JSON) encrypted with {@code apiV3Key}. */
     public static String envelope(String eventType, String apiV3Key, String resource) {
+        return envelope(eventType, apiV3Key, "transaction", resource);
+    }
+
+    /** The notify's body: {@code resource} of its type ("transaction", "refund") encrypted with {@code apiV3Key}. */
+    public static String envelope(String eventType, String apiV3Key, String originalType, String resource) {
         String nonce = WechatSigning.nonce(12);
         return "{\"id\":\"" + UUID.randomUUID() + "\",\"create_time\":\"" + WechatTime.format(Instant.now())
                 + "\",\"resource_type\":\"encrypt-resource\",\"event_type\":\"" + eventType
-                + "\",\"summary\":\"支付成功\",\"resource\":{\"original_type\":\"transaction\","
+                + "\",\"summary\":\"支付成功\",\"resource\":{\"original_type\":\"" + originalType + "\","
                 + "\"algorithm\":\"AEAD_AES_256_GCM\",\"ciphertext\":\""
-                + WechatSigning.encrypt(apiV3Key, "transaction", nonce, resource)
-                + "\",\"associated_data\":\"transaction\",\"nonce\":\"" + nonce + "\"}}";
+                + WechatSigning.encrypt(apiV3Key, originalType, nonce, resource)
+                + "\",\"associated_data\":\"" + originalType + "\",\"nonce\":\"" + nonce + "\"}}";
     }
 
     /** Headers of {@code body} signed with WeChat Pay's platform key and named by its public-key ID. */

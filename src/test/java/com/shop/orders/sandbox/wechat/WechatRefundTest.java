@@ -4,7 +4,9 @@ import static com.shop.orders.sandbox.wechat.WechatRequests.buyer;
 import static com.shop.orders.sandbox.wechat.WechatRequests.outTradeNo;
 import static com.shop.orders.sandbox.wechat.WechatRequests.prepay;
 import static com.shop.orders.sandbox.wechat.WechatRequests.query;
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -14,7 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
@@ -36,6 +41,8 @@ import com.wechat.pay.java.service.refund.model.RefundNotification;
 import com.wechat.pay.java.service.refund.model.Status;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
 
 /**
  * The sandbox's refunds as the official SDK's RefundService meets them: PROCESSING then SUCCESS, notified only when
@@ -63,6 +70,8 @@ class WechatRefundTest {
 
     @BeforeEach
     void clients() {
+        // Most cases make refunds of one trade back to back; WeChat's interval has a case of its own.
+        faults.refundInterval(Duration.ZERO);
         sdk = WechatSandboxClients.config(keys, WechatRequests.MCHID);
         payments = WechatSandboxClients.nativePay(sdk, port, Duration.ofSeconds(10));
         refunds = new RefundService.Builder()
@@ -210,6 +219,64 @@ class WechatRefundTest {
         assertThrows(RuntimeException.class, () -> queryRefund(refundNo));
         assertEquals(2, trades.calls(WechatRefunds.REFUND_QUERY, refundNo));
         assertEquals(2, trades.calls(WechatRefunds.REFUND, refundNo));
+    }
+
+    @Test
+    void refundsOfOneTradeComeAnIntervalApart() {
+        faults.refundInterval(Duration.ofSeconds(2));
+        String no = paidTrade(1000);
+        refunds.create(refund(no, refundNo(), 100, 1000, null));
+        String tooSoon = refundNo();
+        ServiceException limited = assertThrows(ServiceException.class,
+                () -> refunds.create(refund(no, tooSoon, 100, 1000, null)));
+        assertEquals(429, limited.getHttpStatusCode());
+        assertEquals("FREQUENCY_LIMITED", limited.getErrorCode());
+        assertTrue(trades.refund(tooSoon).isEmpty());
+        // Another trade is not held up; the first one's again after the interval.
+        refunds.create(refund(paidTrade(100), refundNo(), 100, 100, null));
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> refunds.create(refund(no, tooSoon, 100, 1000, null)) != null);
+        assertEquals(200, trades.trade(no).orElseThrow().refunded());
+    }
+
+    @Test
+    void anAbnormalRefundWaitsForThePersonWhoResolvesItInTheConsole() throws Exception {
+        try (WechatNotifyReceiver<RefundNotification> receiver = new WechatNotifyReceiver<>(
+                WechatSandboxClients.notificationParser(sdk), RefundNotification.class, 0)) {
+            faults.abnormalRefunds(2);
+            String no = paidTrade(1000);
+            String stuck = refundNo();
+            String closed = refundNo();
+            assertEquals(Status.PROCESSING, refunds.create(refund(no, stuck, 300, 1000, receiver.url())).getStatus());
+            refunds.create(refund(no, closed, 700, 1000, receiver.url()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.received().size() >= 2);
+            assertEquals(Status.ABNORMAL, queryRefund(stuck).getStatus());
+            assertEquals(Status.ABNORMAL, receiver.received().get(0).getRefundStatus());
+            // Both still take their amounts: nothing is left.
+            assertInvalid("订单已全额退款", () -> refunds.create(refund(no, refundNo(), 1, 1000, null)));
+
+            merchant(stuck, "SUCCESS").statusCode(200).body("status", equalTo("SUCCESS"));
+            merchant(closed, "CLOSED").statusCode(200).body("status", equalTo("CLOSED"));
+            merchant(closed, "SUCCESS").statusCode(409);
+            merchant(refundNo(), "SUCCESS").statusCode(404);
+            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.received().size() >= 4);
+            assertEquals(Status.SUCCESS, queryRefund(stuck).getStatus());
+            assertNotNull(queryRefund(stuck).getSuccessTime());
+            assertEquals(Status.CLOSED, queryRefund(closed).getStatus());
+            assertEquals(Set.of(Status.SUCCESS, Status.CLOSED), receiver.received().subList(2, 4).stream()
+                    .map(RefundNotification::getRefundStatus).collect(Collectors.toSet()));
+            // A closed refund gives its amount back to the trade, and does not count against the 50.
+            assertEquals(300, trades.trade(no).orElseThrow().refunded());
+            refunds.create(refund(no, refundNo(), 700, 1000, null));
+            await().atMost(Duration.ofSeconds(10)).until(() -> trades.trade(no).orElseThrow().refunds().stream()
+                    .filter(r -> r.status().equals("SUCCESS")).count() == 2);
+            assertEquals(0, faults.abnormalRefunds());
+        }
+    }
+
+    private static ValidatableResponse merchant(String outRefundNo, String status) {
+        return given().contentType(ContentType.JSON).body(Map.of("outRefundNo", outRefundNo, "status", status))
+                .post("/sandbox/wechat/merchant/refund/resolve").then();
     }
 
     private String paidTrade(int fen) {

@@ -47,8 +47,8 @@ import io.vertx.core.net.PemKeyCertOptions;
  * <p>Endpoints under {@code /sandbox/wechat}: WeChat's {@code /v3/pay/transactions/native},
  * {@code /v3/pay/transactions/out-trade-no/{no}[/close]}, {@code /v3/refund/domestic/refunds[/{no}]},
  * {@code /v3/certificates}; {@code POST /buyer/{scan,pay}}, {@code GET|PUT|DELETE /faults},
- * {@code POST /merchant/refund}, {@code GET /trades[/{outTradeNo}]}, {@code GET /calls?method=&number=} and the
- * page at {@code GET /sandbox/wechat}.
+ * {@code POST /merchant/refund}, {@code POST /merchant/refund/resolve}, {@code GET /trades[/{outTradeNo}]},
+ * {@code GET /calls?method=&number=} and the page at {@code GET /sandbox/wechat}.
  */
 public final class WechatSandboxServer implements AutoCloseable {
 
@@ -95,7 +95,7 @@ public final class WechatSandboxServer implements AutoCloseable {
         WechatCalls calls = new WechatCalls(trades, faults, keys, config);
         this.notifier = new WechatNotifier(keys, signed, faults, config, tls == null ? null : tls.notifyTrust());
         this.gateway = new WechatGateway(trades, calls, config, notifier);
-        this.refunds = new WechatRefunds(trades, calls, notifier, config);
+        this.refunds = new WechatRefunds(trades, calls, notifier, config, faults);
         this.gatewayApi = new WechatGatewayResource(gateway, responses);
         this.refundApi = new WechatRefundResource(refunds, responses);
         this.certificatesApi = new WechatCertificatesResource(new WechatCertificates(calls, faults, keys), responses);
@@ -324,6 +324,8 @@ public final class WechatSandboxServer implements AutoCloseable {
                 return faultsApi.change(read(body, WechatFaultSettings.class));
             case "POST " + ROOT + "/merchant/refund":
                 return merchantApi.refund(read(body, WechatMerchantResource.RefundRequest.class));
+            case "POST " + ROOT + "/merchant/refund/resolve":
+                return merchantApi.resolve(read(body, WechatMerchantResource.ResolveRequest.class));
             case "GET " + ROOT + "/trades", "GET " + ROOT + "/trades/":
                 return Response.ok(trades.trades()).build();
             case "GET " + ROOT + "/calls":
