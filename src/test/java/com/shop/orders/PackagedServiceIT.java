@@ -31,6 +31,7 @@ import com.shop.orders.sandbox.alipay.SandboxFaults;
 import com.shop.orders.sandbox.alipay.SandboxServer;
 import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
 import com.shop.orders.sandbox.wechat.WechatBuyerRefused;
+import com.shop.orders.sandbox.wechat.WechatFaults;
 import com.shop.orders.sandbox.wechat.WechatSandboxServer;
 import com.shop.orders.sandbox.wechat.WechatTradeView;
 import com.shop.orders.testsupport.AnotherInstance;
@@ -502,6 +503,58 @@ class PackagedServiceIT {
                 + " status, ' ', accepted) FROM payment WHERE order_id = ? AND channel = 'wechat'", orderId));
         assertEquals(new TestDb.SkuRow(3, 0), TestDb.sku(sku));
         TestDb.assertStockInvariant(sku, 5);
+    }
+
+    /**
+     * A WeChat-paid order refunded in two parts through WeChat: the first PROCESSING at WeChat, made by its signed,
+     * encrypted refund notify; the second answered 500 after WeChat took it, settled by the refund query without a
+     * second refund; then WeChat's trade bill of the day (downloaded, its SHA-1 checked, UTF-8) agrees.
+     */
+    @Test
+    void aWechatPaidOrderIsRefundedInPartsThroughWechatAndItsBillAgrees() {
+        long sku = TestDb.newSku(5, "6.00");
+        String member = newMember();
+        WechatSandboxServer wechat = PackagedServiceResource.wechatSandbox();
+        int orderId = place(member, sku, 2);
+        wechat.pay(wechatCode(member, orderId)).orElseThrow();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "PAID".equals(status(member, orderId)));
+        String admin = PackagedServiceResource.adminToken("support");
+        String path = "/api/admin/orders/" + orderId + "/refunds";
+        String outTradeNo = orderNo(orderId) + "W";
+
+        int first = Members.as(admin).header("Idempotency-Key", "it-" + UUID.randomUUID()).contentType(ContentType.JSON)
+                .body(Map.of("amount", 5, "reason", "price adjustment", "channel", "wechat", "restock",
+                        java.util.List.of(Map.of("skuId", sku, "quantity", 1))))
+                .post(path).then().statusCode(201).body("status", equalTo("PENDING")).extract().path("id");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCEEDED".equals(Members.as(admin)
+                .get(path + "/" + first).then().statusCode(200).extract().path("status")));
+        // Made by WeChat's refund notify, which the service took (the sandbox records that after the answer).
+        await().atMost(Duration.ofSeconds(10)).until(() -> wechat.trades().trade(outTradeNo).orElseThrow().refunds()
+                .get(0).notifyAcknowledged());
+        // WeChat takes the refund, then answers 500: the settler's refund query finds it, nothing is sent twice.
+        wechat.faults().arm("refund", new WechatFaults.Fault(500, "SYSTEM_ERROR", "系统错误", null, true), 1);
+        int second = Members.as(admin).header("Idempotency-Key", "it-" + UUID.randomUUID())
+                .contentType(ContentType.JSON).body(Map.of("amount", 7)).post(path).then().statusCode(201)
+                .body("status", equalTo("PENDING")).extract().path("id");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCEEDED".equals(Members.as(admin)
+                .get(path + "/" + second).then().statusCode(200).extract().path("status")));
+
+        Members.as(member).get("/api/orders/" + orderId).then().statusCode(200).body("status", equalTo("REFUNDED"))
+                .body("refundedTotal", equalTo(12.00f)).body("refunds.status", everyItem(equalTo("SUCCEEDED")));
+        WechatTradeView trade = wechat.trades().trade(outTradeNo).orElseThrow();
+        assertEquals(1200, trade.refunded());
+        assertEquals(2, trade.refunds().size());
+        assertEquals(new TestDb.SkuRow(4, 0), TestDb.sku(sku));
+        TestDb.assertStockInvariant(sku, 5);
+        String day = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Shanghai")).toString();
+        var report = Members.as(PackagedServiceResource.adminToken("finance")).contentType(ContentType.JSON)
+                .body(Map.of("billDate", day, "channel", "wechat")).post("/api/admin/reconciliations").then()
+                .statusCode(200).body("run.status", equalTo("DONE")).body("run.channel", equalTo("wechat"))
+                .extract().jsonPath();
+        assertTrue(report.getInt("run.billPayments") >= 1, report.prettify());
+        assertTrue(report.getInt("run.billRefunds") >= 2, report.prettify());
+        assertEquals(java.util.List.of(),
+                report.getList("differences.findAll { it.outTradeNo == '" + outTradeNo + "' }"));
     }
 
     @Test

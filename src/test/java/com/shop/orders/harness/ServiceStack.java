@@ -183,7 +183,7 @@ public final class ServiceStack implements AutoCloseable {
                     : LocalRedis.startSecured(tls, REDIS_USER, REDIS_PASSWORD, plaintextToo);
             sandbox = SandboxServer.start(0);
             if (tls == null) {
-                wechatSandbox = WechatSandboxServer.start(0);
+                wechatSandbox = WechatSandboxServer.start(0, WechatSandboxServer.QUICK_REFUNDS);
             }
             tokens = MemberTokens.generate(dir);
             front = new FrontProxy(() -> Collections.unmodifiableList(replicas));
@@ -245,6 +245,7 @@ public final class ServiceStack implements AutoCloseable {
             env.putAll(wechatSandbox.serviceKeys());
             env.put("WECHAT_NOTIFY_URL", front.url() + "/api/payments/wechat/notify");
             env.put("WECHAT_REFUND_NOTIFY_URL", front.url() + "/api/payments/wechat/refund-notify");
+            replicaSettings.put("shop.wechat.refund-interval", WechatSandboxServer.SERVICE_REFUND_INTERVAL);
             replicaSettings.put("shop.wechat.base-url", wechatSandbox.baseUrl());
         }
         env.put("QR_URL_SECRET", QR_URL_SECRET);

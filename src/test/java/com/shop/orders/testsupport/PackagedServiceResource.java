@@ -54,7 +54,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             recreateDatabase();
             TestTls tls = TestTls.generate(Path.of("target", "packaged-service-tls"));
             sandbox = SandboxServer.startHttps(0, tls.serverContext(), SignMode.CERTIFICATE);
-            wechatSandbox = WechatSandboxServer.start(0);
+            wechatSandbox = WechatSandboxServer.start(0, WechatSandboxServer.QUICK_REFUNDS);
             tokens = MemberTokens.generate(Files.createTempDirectory("packaged-service-jwt"));
             System.setProperty("test.jdbc.url", jdbcUrl());
 
@@ -98,6 +98,7 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             config.put("shop.wechat.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/wechat/notify");
             config.put("shop.wechat.refund-notify-url", "http://127.0.0.1:" + PORT
                     + "/api/payments/wechat/refund-notify");
+            config.put("shop.wechat.refund-interval", WechatSandboxServer.SERVICE_REFUND_INTERVAL);
             config.put("shop.payment.qr-url-secret", "integration-test-only-secret-0123456789abcdef");
             // The machine's database and the suite's broker and Redis speak plaintext (SecuredConnectionsIT: TLS).
             config.put("shop.connections.require-tls", "false");

@@ -46,7 +46,8 @@ import io.vertx.core.net.PemKeyCertOptions;
  *
  * <p>Endpoints under {@code /sandbox/wechat}: WeChat's {@code /v3/pay/transactions/native},
  * {@code /v3/pay/transactions/out-trade-no/{no}[/close]}, {@code /v3/refund/domestic/refunds[/{no}]},
- * {@code /v3/certificates}; {@code POST /buyer/{scan,pay}}, {@code GET|PUT|DELETE /faults},
+ * {@code /v3/certificates}, {@code /v3/bill/tradebill} and its {@code /v3/billdownload/file};
+ * {@code POST /buyer/{scan,pay}}, {@code GET|PUT|DELETE /faults},
  * {@code POST /merchant/refund}, {@code POST /merchant/refund/resolve}, {@code GET /trades[/{outTradeNo}]},
  * {@code GET /calls?method=&number=} and the page at {@code GET /sandbox/wechat}.
  */
@@ -81,14 +82,15 @@ public final class WechatSandboxServer implements AutoCloseable {
     private final WechatMerchantResource merchantApi;
     private final WechatSandboxPageResource page;
 
-    private WechatSandboxServer(int port, TlsFiles tls) {
+    private WechatSandboxServer(int port, TlsFiles tls, Map<String, String> settings) {
         // The mapping's own defaults only: a test profile's overrides (shop.wechat-sandbox.*) are system properties
         // while that profile runs, and must not change a sandbox started in the same JVM.
-        SmallRyeConfig settings = new SmallRyeConfigBuilder()
+        SmallRyeConfig mapped = new SmallRyeConfigBuilder()
                 .withConverter(java.time.Duration.class, 200, new DurationConverter())
                 .withMapping(WechatSandboxConfig.class)
+                .withDefaultValues(settings)
                 .build();
-        this.config = settings.getConfigMapping(WechatSandboxConfig.class);
+        this.config = mapped.getConfigMapping(WechatSandboxConfig.class);
         this.faults = new WechatFaults(config);
         WechatSignedHeaders signed = new WechatSignedHeaders(keys, faults);
         WechatResponses responses = new WechatResponses(signed);
@@ -124,14 +126,27 @@ public final class WechatSandboxServer implements AutoCloseable {
     public record TlsFiles(Path certificatePem, Path keyPem, SSLContext notifyTrust) {
     }
 
+    /**
+     * WeChat's minute between two refunds of one trade, shortened for the system tests that refund a trade several
+     * times: the sandbox's setting ({@link #start(int, Map)}) and, a little longer as production's margin, the
+     * service's {@code shop.wechat.refund-interval}.
+     */
+    public static final Map<String, String> QUICK_REFUNDS = Map.of("shop.wechat-sandbox.refund-interval", "1s");
+    public static final String SERVICE_REFUND_INTERVAL = "1500ms";
+
     /** Starts on {@code port} (0: any free port), over plain HTTP. */
     public static WechatSandboxServer start(int port) {
-        return new WechatSandboxServer(port, null);
+        return start(port, Map.of());
+    }
+
+    /** {@link #start(int)} with sandbox settings ({@code shop.wechat-sandbox.*}) over the mapping's defaults. */
+    public static WechatSandboxServer start(int port, Map<String, String> settings) {
+        return new WechatSandboxServer(port, null, settings);
     }
 
     /** Starts on {@code port} (0: any free port), serving HTTPS with the given certificate, as WeChat's API host. */
     public static WechatSandboxServer startHttps(int port, TlsFiles tls) {
-        return new WechatSandboxServer(port, java.util.Objects.requireNonNull(tls));
+        return new WechatSandboxServer(port, java.util.Objects.requireNonNull(tls), Map.of());
     }
 
     /** Where the service's SDK is sent instead of https://api.mch.weixin.qq.com (WeChat's paths go after it). */
