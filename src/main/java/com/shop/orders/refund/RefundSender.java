@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import com.shop.orders.order.OrderRepository;
 import com.shop.orders.payment.Payment;
 import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentRepository;
@@ -26,14 +27,16 @@ public class RefundSender {
     private final PaymentChannels channels;
     private final RefundOutcomes outcomes;
     private final RefundRepository refunds;
+    private final OrderRepository orders;
     private final Clock clock;
 
     public RefundSender(PaymentRepository payments, PaymentChannels channels, RefundOutcomes outcomes,
-            RefundRepository refunds, Clock clock) {
+            RefundRepository refunds, OrderRepository orders, Clock clock) {
         this.payments = payments;
         this.channels = channels;
         this.outcomes = outcomes;
         this.refunds = refunds;
+        this.orders = orders;
         this.clock = clock;
     }
 
@@ -84,10 +87,13 @@ public class RefundSender {
      */
     private Uni<Void> sendWhenDue(Refund refund) {
         Instant now = clock.instant();
+        // Under the order's lock (taken first, as everywhere): the settlers of all replicas send a trade's refunds
+        // one after the other, so two claimed in one pass do not both go now and make WeChat refuse one.
         return tradeOf(refund)
                 .map(trade -> channels.of(trade.channel).refundLimits().interval())
-                .chain(interval -> Panache.withTransaction(() -> refunds.lastSentOfTradeBut(refund.outTradeNo,
-                        refund.id, now).chain(last -> last != null && last.plus(interval).isAfter(now)
+                .chain(interval -> Panache.withTransaction(() -> orders.findForUpdate(refund.orderId)
+                        .chain(() -> refunds.lastSentOfTradeBut(refund.outTradeNo, refund.id, now))
+                        .chain(last -> last != null && last.plus(interval).isAfter(now)
                                 ? refunds.sendLater(refund.id, last.plus(interval)).replaceWith(Boolean.FALSE)
                                 : refunds.markSent(refund.id, now).replaceWith(Boolean.TRUE))))
                 .chain(due -> due ? send(refund) : Uni.createFrom().voidItem());

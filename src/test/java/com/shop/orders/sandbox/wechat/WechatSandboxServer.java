@@ -131,8 +131,8 @@ public final class WechatSandboxServer implements AutoCloseable {
      * times: the sandbox's setting ({@link #start(int, Map)}) and, a little longer as production's margin, the
      * service's {@code shop.wechat.refund-interval}.
      */
-    public static final Map<String, String> QUICK_REFUNDS = Map.of("shop.wechat-sandbox.refund-interval", "1s");
-    public static final String SERVICE_REFUND_INTERVAL = "1500ms";
+    public static final Map<String, String> QUICK_REFUNDS = Map.of("shop.wechat-sandbox.refund-interval", "500ms");
+    public static final String SERVICE_REFUND_INTERVAL = "700ms";
 
     /** Starts on {@code port} (0: any free port), over plain HTTP. */
     public static WechatSandboxServer start(int port) {
