@@ -21,7 +21,4 @@ public interface ChannelBills {
      * ({@link PaymentGatewayException}) when the wallet could not be asked: each is worth trying again later.
      */
     Uni<TradeBill> of(LocalDate date, BillLimits limits);
-
-    /** The order a trade number of the bill belongs to (each wallet numbers an order's trade its own way). */
-    String orderNoOf(String outTradeNo);
 }

@@ -21,6 +21,9 @@ public interface PaymentChannel {
      */
     String outTradeNoOf(String orderNo);
 
+    /** The order a trade number of this channel belongs to: the inverse of {@link #outTradeNoOf}. */
+    String orderNoOf(String outTradeNo);
+
     /** Offers a QR code (its content) for the trade; the wallet itself refuses payment after {@code payBy}. */
     Uni<String> offer(String outTradeNo, BigDecimal amount, String subject, Instant payBy);
 

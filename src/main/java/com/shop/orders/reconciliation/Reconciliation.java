@@ -24,6 +24,7 @@ import com.shop.orders.payment.BillLimits;
 import com.shop.orders.payment.BillNotDownloadedException;
 import com.shop.orders.payment.BillNotPublishedException;
 import com.shop.orders.payment.ChannelBills;
+import com.shop.orders.payment.PaymentChannel;
 import com.shop.orders.payment.PaymentChannels;
 import com.shop.orders.payment.PaymentConfirmation;
 import com.shop.orders.payment.Trade;
@@ -247,10 +248,10 @@ public class Reconciliation {
         ZoneId zone = config.zone();
         Instant start = day.date().atStartOfDay(zone).toInstant();
         Instant end = day.date().plusDays(1).atStartOfDay(zone).toInstant();
-        ChannelBills source = bills.get(day.channel());
+        PaymentChannel channel = channels.of(day.channel());
         return store.recordedBetween(day.channel(), start, end).chain(ofTheDay -> {
             Set<String> orderNos = new LinkedHashSet<>();
-            bill.entries().forEach(entry -> orderNos.add(source.orderNoOf(entry.outTradeNo())));
+            bill.entries().forEach(entry -> orderNos.add(channel.orderNoOf(entry.outTradeNo())));
             ofTheDay.forEach(recorded -> orderNos.add(recorded.orderNo()));
             return store.recorded(day.channel(), orderNos)
                     .map(byOrderNo -> BillMatcher.match(bill, byOutTradeNo(day.channel(), byOrderNo.values()),

@@ -37,10 +37,4 @@ public class AlipayBills implements ChannelBills {
                 ? download.fetch(link.url(), date, limits)
                 : Uni.createFrom().failure(new BillNotPublishedException("Alipay", date)));
     }
-
-    /** Alipay's trade of an order is numbered as the order ({@link AlipayChannel#outTradeNoOf}). */
-    @Override
-    public String orderNoOf(String outTradeNo) {
-        return outTradeNo;
-    }
 }

@@ -44,6 +44,11 @@ public class AlipayChannel implements PaymentChannel {
     }
 
     @Override
+    public String orderNoOf(String outTradeNo) {
+        return outTradeNo;
+    }
+
+    @Override
     public Uni<String> offer(String outTradeNo, BigDecimal amount, String subject, Instant payBy) {
         return alipay.precreate(outTradeNo, amount, subject, payBy);
     }

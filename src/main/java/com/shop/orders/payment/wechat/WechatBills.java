@@ -57,10 +57,4 @@ public class WechatBills implements ChannelBills {
                 .item(() -> WechatBillParser.parse(content, date, limits.zone(), mchid))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool()));
     }
-
-    /** WeChat's trade of an order is numbered after it ({@link WechatTradeNo}). */
-    @Override
-    public String orderNoOf(String outTradeNo) {
-        return WechatTradeNo.orderNoOf(outTradeNo);
-    }
 }

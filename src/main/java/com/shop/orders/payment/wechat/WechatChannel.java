@@ -53,6 +53,11 @@ public class WechatChannel implements PaymentChannel {
     }
 
     @Override
+    public String orderNoOf(String outTradeNo) {
+        return WechatTradeNo.orderNoOf(outTradeNo);
+    }
+
+    @Override
     public Uni<String> offer(String outTradeNo, BigDecimal amount, String subject, Instant payBy) {
         // Deferred: an amount with fractions of a fen fails the Uni, not the caller.
         return Uni.createFrom().deferred(() -> wechat.prepay(outTradeNo, WechatReplies.fen(amount),
