@@ -1,8 +1,6 @@
 package com.shop.orders.bench;
 
-import java.net.URI;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,13 +8,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
-import com.shop.orders.sandbox.alipay.TradeSnapshot;
-import com.shop.orders.sandbox.wechat.WechatNotifier;
-import com.shop.orders.sandbox.wechat.WechatTradeView;
 import com.shop.orders.testsupport.Pause;
 import com.shop.orders.testsupport.Timings;
 
@@ -61,12 +54,14 @@ final class WalletsPhase {
         }
     }
 
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
     private final Bench bench;
-    private final NotifyForms alipayNotifies;
+    private final WalletPayments payments;
 
     WalletsPhase(Bench bench) {
         this.bench = bench;
-        this.alipayNotifies = new NotifyForms(bench.stack().sandbox());
+        this.payments = new WalletPayments(bench);
     }
 
     /** Counted rounds: one at the quick size, the size's rounds otherwise ({@code -Dbench.wallets-rounds}). */
@@ -131,9 +126,11 @@ final class WalletsPhase {
         prepay(orders, wallet);
         tally.prepayCpuMs += cpuMs() - before;
         tally.prepays += orders.size();
-        List<HttpRequest> notifies = orders.stream().map(order -> notify(wallet, order)).toList();
+        List<HttpRequest> notifies = orders.stream().map(order -> payments.notify(wallet, order.orderNo(),
+                order.total().toPlainString(), REQUEST_TIMEOUT)).toList();
         before = cpuMs();
-        List<FixedRate.Answer> answers = FixedRate.send(notifies, bench.size().notifyRate(), answered(wallet));
+        List<FixedRate.Answer> answers = FixedRate.send(notifies, bench.size().notifyRate(),
+                WalletPayments.answered(wallet));
         tally.notifyCpuMs += cpuMs() - before;
         tally.notifies += answers.size();
         tally.batchSeconds.add(Stats.round((System.nanoTime() - start) / 1e9, 2));
@@ -165,7 +162,7 @@ final class WalletsPhase {
             for (String wallet : wallets) {
                 if (i < orders.get(wallet).size()) {
                     String orderNo = orders.get(wallet).get(i).orderNo();
-                    payWithoutNotify(wallet, orderNo).ifPresent(at -> paidAtWallet.put(orderNo, at));
+                    payments.payWithoutNotify(wallet, orderNo).ifPresent(at -> paidAtWallet.put(orderNo, at));
                 }
             }
         }
@@ -207,53 +204,12 @@ final class WalletsPhase {
     /** Asks the wallet for each order's QR code, as the member who placed it (NotifyPhase's). */
     private void prepay(List<OrderFacts.OrderRow> orders, String wallet) {
         String token = bench.stack().tokens().token(NotifyPhase.MEMBER);
-        List<HttpRequest> requests = orders.stream().map(order -> HttpRequest.newBuilder(
-                        URI.create(bench.service().apiUrl() + "/api/orders/" + order.id() + "/payment"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"channel\":\"" + wallet + "\"}")).build()).toList();
+        List<HttpRequest> requests = orders.stream()
+                .map(order -> payments.prepay(order.id(), token, wallet, REQUEST_TIMEOUT)).toList();
         long failed = Requests.statuses(requests, PREPAYS_AT_ONCE).stream().filter(status -> status != 200).count();
         if (failed > 0) {
             bench.results().problem("wallets: " + failed + " of " + requests.size() + " " + wallet + " prepays failed");
         }
-    }
-
-    /** The wallet's notify that the order is paid, signed as the sandbox signs it. */
-    private HttpRequest notify(String wallet, OrderFacts.OrderRow order) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(
-                        URI.create(bench.service().apiUrl() + "/api/payments/" + wallet + "/notify"))
-                .timeout(Duration.ofSeconds(30));
-        if (wallet.equals("alipay")) {
-            return request.header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
-                    .POST(HttpRequest.BodyPublishers.ofString(alipayNotifies.paid(order.orderNo(),
-                            order.total().toPlainString()))).build();
-        }
-        WechatNotifier.Notify notify = bench.stack().wechatSandbox().paymentNotify(wechatTradeNo(order.orderNo()))
-                .orElseThrow(() -> new IllegalStateException("no WeChat trade for order " + order.orderNo()));
-        notify.headers().forEach(request::header);
-        return request.header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(notify.body())).build();
-    }
-
-    /** Alipay answers "success" once the order is PAID; WeChat's notify is answered 204. */
-    private static Predicate<HttpResponse<String>> answered(String wallet) {
-        return wallet.equals("alipay") ? response -> response.statusCode() == 200 && "success".equals(response.body())
-                : response -> response.statusCode() == 204;
-    }
-
-    /** The buyer pays the order's code at the wallet, whose notify is lost: when it was paid there. */
-    private Optional<Instant> payWithoutNotify(String wallet, String orderNo) {
-        if (wallet.equals("alipay")) {
-            return bench.stack().sandbox().trades().trade(orderNo).map(TradeSnapshot::qrCode)
-                    .flatMap(bench.stack().sandbox()::payWithoutNotify).map(TradeSnapshot::paidAt);
-        }
-        return bench.stack().wechatSandbox().trades().trade(wechatTradeNo(orderNo)).map(WechatTradeView::codeUrl)
-                .flatMap(bench.stack().wechatSandbox()::payWithoutNotify).map(WechatTradeView::successTime);
-    }
-
-    /** WeChat's out_trade_no of an order: its number and "W". */
-    private static String wechatTradeNo(String orderNo) {
-        return orderNo + "W";
     }
 
     private double cpuMs() {
@@ -264,8 +220,7 @@ final class WalletsPhase {
         Map<String, Object> wallets = new LinkedHashMap<>();
         Map<String, Double> p50s = new LinkedHashMap<>();
         Map<String, Double> p99s = new LinkedHashMap<>();
-        Timings timings = bench.stack().timings();
-        long bound = timings.brokerCheckInterval().plus(timings.brokerFirstCheck()).plusSeconds(2).toSeconds();
+        long bound = WatchPhase.bound(bench.stack().timings()).toSeconds();
         byWallet.forEach((wallet, rounds) -> {
             List<Double> notifyP50 = perRound(rounds, t -> Stats.percentile(t.notifyMs, 50));
             List<Double> notifyP99 = perRound(rounds, t -> Stats.percentile(t.notifyMs, 99));

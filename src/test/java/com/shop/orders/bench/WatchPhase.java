@@ -34,9 +34,17 @@ final class WatchPhase {
         this.bench = bench;
     }
 
+    /**
+     * The watch's bound, for the lateness of a close and the finding of a lost notify's payment: the broker's first
+     * check-back, one interval more and 2 s for the service. The soak and the wallets phase hold to it as well.
+     */
+    static Duration bound(Timings timings) {
+        return timings.brokerCheckInterval().plus(timings.brokerFirstCheck()).plusSeconds(2);
+    }
+
     void run() {
         Timings timings = bench.stack().timings();
-        Duration bound = timings.brokerCheckInterval().plus(timings.brokerFirstCheck()).plusSeconds(2);
+        Duration bound = bound(timings);
         Map<String, Object> figures = bench.results().phase(NAME);
         figures.put("checkIntervalSeconds", timings.brokerCheckInterval().toSeconds());
         figures.put("firstCheckSeconds", timings.brokerFirstCheck().toSeconds());
@@ -90,7 +98,7 @@ final class WatchPhase {
                     + " placement/payment requests failed");
         }
         // Every order is decided within its pay window plus the bound; wait for that, with room for a slow broker.
-        Duration bound = timings.brokerCheckInterval().plus(timings.brokerFirstCheck()).plusSeconds(2);
+        Duration bound = bound(timings);
         Instant giveUp = Instant.now().plus(timings.payTimeout()).plus(bound.multipliedBy(2)).plusSeconds(10);
         long pending;
         do {

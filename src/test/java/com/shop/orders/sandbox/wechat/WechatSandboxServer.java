@@ -227,15 +227,17 @@ public final class WechatSandboxServer implements AutoCloseable {
     }
 
     /**
-     * The notify WeChat would send if the buyer paid the trade {@code outTradeNo} now, signed and encrypted as
-     * {@link #pay} sends it, but neither paid nor sent: a benchmark sends it at a rate of its own. Empty for an
-     * unknown trade.
+     * The payment notify of the trade {@code outTradeNo}, signed and encrypted as {@link #pay} sends it, but not sent:
+     * a benchmark sends it at a rate of its own. For a trade the buyer paid ({@link #payWithoutNotify}), the notify of
+     * that payment; for an unpaid one, the notify WeChat would send if the buyer paid it now, without paying it.
+     * Empty for an unknown trade.
      */
     public Optional<WechatNotifier.Notify> paymentNotify(String outTradeNo) {
         return trades.trade(outTradeNo).map(trade -> {
-            WechatTradeView paid = new WechatTradeView(trade.outTradeNo(), trade.description(), trade.total(), "SUCCESS",
-                    trade.codeUrl(), trade.expiresAt(), "42000" + Math.abs(outTradeNo.hashCode()) + System.nanoTime(),
-                    Instant.now(), 0, false, 0, List.of());
+            WechatTradeView paid = trade.transactionId() != null ? trade : new WechatTradeView(trade.outTradeNo(),
+                    trade.description(), trade.total(), "SUCCESS", trade.codeUrl(), trade.expiresAt(),
+                    "42000" + Math.abs(outTradeNo.hashCode()) + System.nanoTime(), Instant.now(), 0, false, 0,
+                    List.of());
             return notifier.paymentNotify(WechatAnswer.write(gateway.transaction(paid)));
         });
     }
