@@ -67,6 +67,10 @@ final class Catalog {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+        // For the invariants' stock check (the soak's), which holds each SKU to the stock it was created with.
+        for (long id = from; id < from + count; id++) {
+            stack.rememberInitialStock(id, stock);
+        }
         return new Range(from, from + count - 1);
     }
 }

@@ -502,7 +502,15 @@ public final class ServiceStack implements AutoCloseable {
         return ids;
     }
 
-    /** The stock a SKU was created with by {@link #createSku}, or null. */
+    /**
+     * Remembers the stock of a SKU written into the database by other means (the benchmark's catalog writes its own
+     * in batches), so that {@link Invariants} can hold its stock to it.
+     */
+    public void rememberInitialStock(long skuId, int stock) {
+        initialStock.put(skuId, stock);
+    }
+
+    /** The stock a SKU was created with by {@link #createSku} (or {@link #rememberInitialStock}), or null. */
     public Integer initialStock(long skuId) {
         return initialStock.get(skuId);
     }
