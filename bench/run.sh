@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The benchmark in one command:  bench/run.sh [full|quick] [phases]
-# (phases: a comma-separated choice of watch, notify, wallets, placement, flash, tracing, cold and tls; all by default;
-# wallets: Alipay and WeChat Pay side by side in interleaved rounds, notify to PAID, CPU per prepay and per notify,
-# lost-notify detection; -Dbench.wallets-rounds=N sets its counted rounds)
+# (phases: a comma-separated choice of watch, notify, wallets, placement, flash, tracing, cold, tls and soak; all but
+# soak by default; wallets: Alipay and WeChat Pay side by side in interleaved rounds, notify to PAID, CPU per prepay
+# and per notify, lost-notify detection; -Dbench.wallets-rounds=N sets its counted rounds)
+# The soak alone:  bench/run.sh soak [full|quick] [minutes]
+# (an hour at the full size, a minute at the quick one; minutes, or -Dbench.soak-minutes=N in BENCH_JAVA_OPTS, sets
+# its length: mixed traffic at a fixed rate, per minute requests, errors, p99, RSS and GC, then the invariants)
 # Whether a phase holds on its own:  bench/run.sh isolation <flash|placement> [pairs] [full|quick]
 # (the phase alone and after the phases before it, interleaved, pairs times each; medians against the noise)
 # BENCH_JAVA_OPTS is passed to the benchmark's JVM: -Dbench.watch-levels=10000 holds one watch level only,
@@ -12,7 +15,8 @@
 # BENCH_ARTIFACT=native benchmarks the native executable instead of the jar (built with the shared toolchain,
 # ../shared/tools/native-image, or the GraalVM/Mandrel that GRAALVM_HOME names).
 # The native executable beside the jar in one run:  bench/run.sh compare [full|quick] [phases|all] [rounds]
-# (builds both; each round runs the benchmark on each, in alternating order; medians and native/JVM ratios).
+# (builds both; each round runs the benchmark on each, in alternating order; medians and native/JVM ratios; "all" is
+# the default phases, without the soak).
 # BENCH_PREBUILT=1 builds no service and runs what target/ holds: the jar of the last ./mvnw package and, for
 # native or compare, an executable target/*-runner (e.g. copied from another checkout's native build of the same
 # main sources, when only tests changed); the test classes and the load scenarios are still built.
@@ -20,8 +24,9 @@
 # Builds the packaged service, the load scenarios (bench/gatling) and the test classpath, makes sure the tools
 # are there (MariaDB for the benchmark's own server, mysqlslap, wrk), then runs com.shop.orders.bench.Benchmark:
 # it starts its own MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and the service as its own
-# process, and writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores; "quick" runs
-# every phase for a few seconds (CI runs it through BenchmarkIT).
+# process, and writes bench/results/<timestamp>.json and .html. "full" takes about half an hour on 2 cores (the soak,
+# when named, an hour more); "quick" runs each phase for a few seconds (the soak, when named, for a minute; CI runs
+# every phase, the soak too, through BenchmarkIT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:-full}"
@@ -30,6 +35,11 @@ args=("$size" ${2:+"$2"})
 if [ "$size" = isolation ]; then
   main=com.shop.orders.bench.PhaseIsolation
   args=("${4:-full}" "${2:?isolation needs a phase: flash or placement}" "${3:-2}")
+elif [ "$size" = soak ]; then
+  args=("${2:-full}" soak)
+  if [ -n "${3:-}" ]; then
+    BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:-} -Dbench.soak-minutes=$3"
+  fi
 elif [ "$size" = compare ]; then
   main=com.shop.orders.bench.ArtifactComparison
   args=("${2:-full}" "${3:-all}" "${4:-2}")

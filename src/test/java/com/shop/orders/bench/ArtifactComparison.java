@@ -21,8 +21,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.shop.orders.testsupport.PackagedArtifact;
 
 /**
- * The native executable beside the jar in one run: {@code ArtifactComparison <full|quick> [phases] [rounds]}
- * (bench/run.sh compare ..., which builds both) runs the benchmark on each of the two, {@code rounds} times each,
+ * The native executable beside the jar in one run: {@code ArtifactComparison <full|quick> [phases|all] [rounds]}
+ * (bench/run.sh compare ..., which builds both; "all": the phases of a run that names none, the soak only when named)
+ * runs the benchmark on each of the two, {@code rounds} times each,
  * interleaved and in alternating order (native first in odd rounds, the jar first in even ones), each run on a stack of
  * its own. It prints each headline figure's runs and median per artifact and the native/JVM ratio of the medians;
  * bench/results/compare-&lt;timestamp&gt;.json keeps it all, with the path of every run's own results.
@@ -80,7 +81,9 @@ public final class ArtifactComparison {
                     m -> 100 * Double.parseDouble(m.group(1)) / Double.parseDouble(m.group(2))),
             new Figure("cold start: time to 80 % of warm (s)", ColdStartPhase.NAME,
                     line -> line.startsWith(COLD_DEFAULT) && line.endsWith("time to 80 % of warm, median"),
-                    Pattern.compile("^(\\d+) s$"), m -> Double.parseDouble(m.group(1)))),
+                    Pattern.compile("^(\\d+) s$"), m -> Double.parseDouble(m.group(1))),
+            first("soak: placement p99 (ms)", SoakPhase.NAME, "placement p99 over the soak", "^([0-9.]+) ms"),
+            first("soak: service GC pause (% of the time)", SoakPhase.NAME, "GC over the soak", "^([0-9.]+) %")),
             WalletsPhase.WALLETS.stream().flatMap(ArtifactComparison::wallet)).toList();
     private static final List<String> ARTIFACTS = List.of("native", "jvm");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
@@ -106,7 +109,8 @@ public final class ArtifactComparison {
 
     public static void main(String[] args) throws IOException {
         BenchSize size = BenchSize.of(args.length > 0 ? args[0] : "full");
-        List<String> phases = args.length > 1 && !args[1].equals("all") ? List.of(args[1].split(",")) : Benchmark.PHASES;
+        List<String> phases = args.length > 1 && !args[1].equals("all") ? List.of(args[1].split(","))
+                : Benchmark.DEFAULT_PHASES;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         Path resultsDir = Path.of("bench/results");
         Map<String, Map<String, List<Double>>> byArtifact = new LinkedHashMap<>();

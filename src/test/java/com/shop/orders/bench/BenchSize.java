@@ -5,8 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * How big a run is. "full" is the benchmark (about half an hour on 2 cores); "quick" runs every phase with tiny
- * counts for a few seconds each, to prove the run works (CI, {@code BenchmarkIT}), never to judge speed.
+ * How big a run is. "full" is the benchmark (about half an hour on 2 cores, and an hour more for the soak when it is
+ * named); "quick" runs every phase with tiny counts for a few seconds each (the soak for a minute), to prove the run
+ * works (CI, {@code BenchmarkIT}), never to judge speed.
  *
  * @param name             full or quick
  * @param payTimeout       the service's pay window for the whole run
@@ -28,35 +29,45 @@ import java.util.List;
  * @param placementWarmUp  length of the warm-up load before the placement and the flash-sale rounds (not in the figures)
  * @param coldLength       length of the cold-start phase's load on a fresh instance, and of its warm reference run
  * @param coldRounds       interleaved rounds of the cold-start phase (each variant once per round)
+ * @param soakLength       length of the soak's mixed traffic ({@code -Dbench.soak-minutes} overrides it)
+ * @param soakRate         orders the soak places per second (beside them, half as many sold-out attempts)
  */
 record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, List<Integer> concurrencies, int rounds,
                  Duration roundLength, int fixedRate, Duration fixedRateLength, int flashConnections, int flashStock, int flashMembers,
                  List<Integer> watchLevels, double watchPayShare, int notifyRate, Duration notifyLength,
-                 Duration warmUp, Duration placementWarmUp, Duration coldLength, int coldRounds) {
+                 Duration warmUp, Duration placementWarmUp, Duration coldLength, int coldRounds, Duration soakLength,
+                 int soakRate) {
 
     static BenchSize of(String name) {
         BenchSize size = switch (name) {
             case "full" -> new BenchSize("full", Duration.ofSeconds(90), 2000, 1000, List.of(8, 32, 128), 3,
                     Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 500, 10_000,
                     List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30),
-                    Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(60), 3);
+                    Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(60), 3,
+                    Duration.ofMinutes(60), 50);
             // One concurrency, two rounds and one watch level: every path of the run, in CI's time.
             case "quick" -> new BenchSize("quick", Duration.ofSeconds(12), 200, 1000, List.of(32), 2,
                     Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 50, 300,
                     List.of(300), 0.1, 100, Duration.ofSeconds(2),
-                    Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(4), 1);
+                    Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(4), 1, Duration.ofMinutes(1), 20);
             default -> throw new IllegalArgumentException("size is full or quick, not " + name);
         };
+        // A soak of a few minutes tries the phase out; the hour is what its figures are for.
+        int soakMinutes = Integer.getInteger("bench.soak-minutes", (int) size.soakLength().toMinutes());
+        if (soakMinutes < 1) {
+            throw new IllegalArgumentException("bench.soak-minutes is at least 1, not " + soakMinutes);
+        }
         // A comparison before and after a change need not wait for the whole curve: one level, one concurrency.
         return size.with(integers("bench.concurrencies", size.concurrencies()),
                 integers("bench.watch-levels", size.watchLevels()),
-                Integer.getInteger("bench.cold-rounds", size.coldRounds()));
+                Integer.getInteger("bench.cold-rounds", size.coldRounds()), Duration.ofMinutes(soakMinutes));
     }
 
-    private BenchSize with(List<Integer> concurrencies, List<Integer> watchLevels, int coldRounds) {
+    private BenchSize with(List<Integer> concurrencies, List<Integer> watchLevels, int coldRounds,
+            Duration soakLength) {
         return new BenchSize(name, payTimeout, members, spreadSkus, concurrencies, rounds, roundLength, fixedRate,
                 fixedRateLength, flashConnections, flashStock, flashMembers, watchLevels, watchPayShare, notifyRate, notifyLength,
-                warmUp, placementWarmUp, coldLength, coldRounds);
+                warmUp, placementWarmUp, coldLength, coldRounds, soakLength, soakRate);
     }
 
     private static List<Integer> integers(String property, List<Integer> otherwise) {

@@ -16,7 +16,8 @@ import com.shop.orders.testsupport.Timings;
 
 /**
  * The benchmark: {@code Benchmark <full|quick> [phases]} (bench/run.sh builds what it needs first), where phases is
- * a comma-separated choice of watch, notify, wallets, placement, flash, tracing, tls and cold (all by default). Starts
+ * a comma-separated choice of watch, notify, wallets, placement, flash, tracing, cold, tls and soak (all but the soak
+ * by default: its hour runs only when named, bench/run.sh soak). Starts
  * its own MariaDB, Redis, RocketMQ broker, Alipay and WeChat Pay sandboxes and one packaged service as its own process
  * (production profile), runs the phases, prints each figure against its target, and writes
  * bench/results/&lt;timestamp&gt;.json and .html. Speed targets are reported as PASS or MISS; they never fail the run.
@@ -39,7 +40,8 @@ public final class Benchmark {
     /**
      * In the order they run: the watch first, on a broker that holds no other half messages; the notifies, and both
      * wallets side by side, while the service has no expiries to work off; then the placement load; the tracing cost and last the cold start,
-     * which add instances, and the cost of TLS, on a stack of its own.
+     * which add instances, and the cost of TLS, on a stack of its own; after everything the soak, an hour of mixed
+     * traffic on the service as the other phases left it (a run has it only when it is named).
      * Each phase that measures a rate warms the service up itself, so its figures do not depend on which phases ran
      * before it.
      */
@@ -51,13 +53,18 @@ public final class Benchmark {
             new Phase("flash", FlashSalePhase.NAME, bench -> new FlashSalePhase(bench).run()),
             new Phase("tracing", TracingPhase.NAME, bench -> new TracingPhase(bench).run()),
             new Phase("cold", ColdStartPhase.NAME, bench -> new ColdStartPhase(bench).run()),
-            new Phase("tls", SecureConnectionsPhase.NAME, bench -> new SecureConnectionsPhase(bench).run()));
+            new Phase("tls", SecureConnectionsPhase.NAME, bench -> new SecureConnectionsPhase(bench).run()),
+            new Phase(SoakPhase.OPTION, SoakPhase.NAME, bench -> new SoakPhase(bench).run()));
 
-    /** The phases by the names the command line knows them by. */
+    /** The phases by the names the command line knows them by: every one (BenchmarkIT's quick run has them all). */
     static final List<String> PHASES = ALL.stream().map(Phase::option).toList();
 
+    /** The phases of a run that names none: all but the soak, whose hour is for runs that ask for it. */
+    static final List<String> DEFAULT_PHASES = PHASES.stream().filter(phase -> !phase.equals(SoakPhase.OPTION))
+            .toList();
+
     public static void main(String[] args) {
-        List<String> phases = args.length > 1 ? List.of(args[1].split(",")) : PHASES;
+        List<String> phases = args.length > 1 ? List.of(args[1].split(",")) : DEFAULT_PHASES;
         if (!PHASES.containsAll(phases)) {
             throw new IllegalArgumentException("phases are a comma-separated choice of " + PHASES + ", not " + args[1]);
         }

@@ -14,10 +14,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The reduced benchmark (bench/run.sh quick) against the packaged service: every phase with tiny counts. It proves
- * the run is sound, never a speed figure: the results are written, every phase has its numbers, nothing was
- * oversold, no member got past the flash sale's limit and no answer was an error other than the flash sale's
- * expected 409s.
+ * The reduced benchmark (bench/run.sh quick) against the packaged service: every phase with tiny counts, the soak
+ * for a minute. It proves the run is sound, never a speed figure: the results are written, every phase has its
+ * numbers, nothing was oversold, no member got past the flash sale's limit, no answer was an error other than the
+ * flash sale's expected 409s, and the soak's orders hold design.md's invariants.
  */
 class BenchmarkIT {
 
@@ -32,7 +32,7 @@ class BenchmarkIT {
         JsonNode phases = results.get("phases");
         for (String phase : List.of("1 limit", PlacementPhase.NAME, FlashSalePhase.NAME, WatchPhase.NAME,
                 NotifyPhase.NAME, WalletsPhase.NAME, "6 start-up and RSS", ColdStartPhase.NAME, TracingPhase.NAME,
-                SecureConnectionsPhase.NAME)) {
+                SecureConnectionsPhase.NAME, SoakPhase.NAME)) {
             assertTrue(phases.has(phase), "phase " + phase + " reported");
         }
         for (JsonNode c : phases.get(PlacementPhase.NAME).get("byConcurrency")) {
@@ -80,6 +80,11 @@ class BenchmarkIT {
                     "CPU per order measured with " + setting);
             assertTrue(secured.get("startupMs").get(setting).get(0).asLong() > 0, "start-up measured with " + setting);
         }
+        JsonNode soak = phases.get(SoakPhase.NAME);
+        assertTrue(soak.get("windows").size() > 0, "the soak's windows reported");
+        assertTrue(soak.get("requests").asLong() > 0, "the soak sent its traffic");
+        assertEquals(0, soak.get("errors").asLong(), "no unexpected answer in the soak: " + soak.get("errorsByKind"));
+        assertEquals(0, soak.get("invariantViolations").asLong(), "the soak's orders hold the invariants");
         assertFalse(results.get("verdicts").isEmpty(), "figures printed against their targets");
     }
 }

@@ -9,6 +9,8 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import com.shop.orders.harness.Invariants;
 import com.shop.orders.harness.ServiceStack;
@@ -83,6 +85,25 @@ final class OrderFacts {
             throw new IllegalStateException(e);
         }
         return rows;
+    }
+
+    /** The refunds of the orders of a SKU range, by status (PENDING, SUCCEEDED, FAILED, ABNORMAL). */
+    Map<String, Long> refunds(Catalog.Range skus) {
+        String sql = "SELECT r.status, COUNT(*) FROM refund r WHERE EXISTS (SELECT 1 FROM order_item i "
+                + "WHERE i.order_id = r.order_id AND i.sku_id BETWEEN ? AND ?) GROUP BY r.status";
+        Map<String, Long> byStatus = new TreeMap<>();
+        try (Connection c = stack.connect(); PreparedStatement st = c.prepareStatement(sql)) {
+            st.setLong(1, skus.from());
+            st.setLong(2, skus.to());
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    byStatus.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return byStatus;
     }
 
     /** The SKU's stock and lock_stock (its row's plus its buckets': a SKU in buckets holds none on its row). */

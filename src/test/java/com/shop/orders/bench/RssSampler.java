@@ -2,6 +2,7 @@ package com.shop.orders.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,15 @@ final class RssSampler implements AutoCloseable {
         synchronized (samples) {
             return samples.stream().filter(s -> phaseName == null || s.phase().equals(phaseName))
                     .mapToLong(Sample::rssBytes).max().orElse(0) / 1048576.0;
+        }
+    }
+
+    /** Highest RSS sampled in [fromMs, toMs) of the wall clock (epoch ms), in MB; NaN when none was sampled. */
+    double peakMbBetween(long fromMs, long toMs) {
+        synchronized (samples) {
+            OptionalLong peak = samples.stream().filter(s -> start + s.atMs() >= fromMs && start + s.atMs() < toMs)
+                    .mapToLong(Sample::rssBytes).max();
+            return peak.isPresent() ? peak.getAsLong() / 1048576.0 : Double.NaN;
         }
     }
 
