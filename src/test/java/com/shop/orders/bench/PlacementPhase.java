@@ -48,6 +48,7 @@ final class PlacementPhase {
             List<Wrk.Run> runs = new ArrayList<>();
             List<Map<String, Double>> limitCpu = new ArrayList<>();
             List<Map<String, Double>> serviceCpu = new ArrayList<>();
+            ServiceGc.Totals collections = ServiceGc.NONE;
             for (int round = 1; round <= size.rounds(); round++) {
                 clearance.cancelPending();
                 CpuMeter.Reading beforeLimit = cpu.read();
@@ -55,7 +56,9 @@ final class PlacementPhase {
                         (long) (guess * size.roundLength().toMillis() / 1000.0));
                 CpuMeter.Reading afterLimit = cpu.read();
                 guess = limit.perSecond();
+                ServiceGc.Totals gcBefore = ServiceGc.read(bench.service());
                 Wrk.Run service = bench.wrk().place(connections, size.roundLength(), skus.from(), skus.to());
+                collections = collections.plus(ServiceGc.read(bench.service()).minus(gcBefore));
                 limitCpu.add(CpuMeter.perUnit(beforeLimit, afterLimit, limit.transactions()));
                 serviceCpu.add(CpuMeter.perUnit(afterLimit, cpu.read(), Math.max(1, service.status(201))));
                 long unexpected = service.unexpected(201);
@@ -86,6 +89,7 @@ final class PlacementPhase {
             entry.put("serviceRuns", runs.stream().map(Wrk.Run::toMap).toList());
             entry.put("limitCpuMsPerOrder", limitCpu);
             entry.put("serviceCpuMsPerOrder", serviceCpu);
+            entry.put("collections", collections.toMap());
             byConcurrency.add(entry);
             bench.results().info("1 limit", "spread, " + connections + " conns, median",
                     String.format("%.0f orders/s", Stats.median(limits)));
@@ -101,6 +105,9 @@ final class PlacementPhase {
                         placing.get("broker"), placing.get("mariadb"), placing.get("rest"), placing.get("machine"),
                         limiting.get("machine"), limiting.get("mariadb"), CORES,
                         CORES * 1000 / placing.get("machine")));
+                // Every collection of the executable's serial collector stops every request in flight.
+                bench.results().verdict(NAME, "time in collections, 32 conns (service rounds)",
+                        ServiceGc.describe(collections), "<= 3 %", collections.pausePercent() <= 3);
             } else {
                 bench.results().info(NAME, figure, value);
             }

@@ -19,6 +19,12 @@ final class ServiceGc {
                     pauseSeconds - earlier.pauseSeconds);
         }
 
+        /** Two windows as one (their times and counts added). */
+        Totals plus(Totals other) {
+            return new Totals(atNanos + other.atNanos, young + other.young, full + other.full,
+                    pauseSeconds + other.pauseSeconds);
+        }
+
         double seconds() {
             return atNanos / 1e9;
         }
@@ -43,6 +49,9 @@ final class ServiceGc {
             return m;
         }
     }
+
+    /** No window: what {@link Totals#plus} starts from. */
+    static final Totals NONE = new Totals(0, 0, 0, 0);
 
     private ServiceGc() {
     }

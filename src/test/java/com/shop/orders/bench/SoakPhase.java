@@ -54,19 +54,15 @@ final class SoakPhase {
         BenchSize size = bench.size();
         Catalog.Range skus = bench.catalog().create(SKUS, STOCK);
         long soldOutSku = bench.catalog().create(1, 0).from();
-        // Tokens are valid for an hour by default, and the run's were made when it started: these outlast the soak
-        // and the checks after it.
-        Duration lifespan = size.soakLength().plusHours(1);
-        List<String> tokens = Tokens.lasting(bench.stack().tokens(), size.members(), lifespan);
-        String adminToken = bench.stack().tokens().adminToken("bench-soak-admin", lifespan);
-        // Listening from the start, so that the soak's "order paid" events are in by its end.
-        try (PaidEvents events = listen()) {
+        // Listening from the start, so that the soak's "order paid" events are in by its end. The run's tokens were
+        // made when it started and live an hour: the soak's are renewed as it goes.
+        try (PaidEvents events = listen(); RenewedTokens tokens = new RenewedTokens(bench.stack().tokens(), size.members())) {
             // Made last, once the listener is up: the first request is due half a second from here.
             SoakWindows windows = new SoakWindows(size.soakLength());
             Progress.say("  %d min: %d orders/s and %d sold-out attempts/s, %d windows of %d s",
                     size.soakLength().toMinutes(), size.soakRate(), size.soakRate() / 2, windows.count(),
                     windows.window().toSeconds());
-            try (SoakTraffic traffic = new SoakTraffic(bench, skus, soldOutSku, tokens, adminToken, windows)) {
+            try (SoakTraffic traffic = new SoakTraffic(bench, skus, soldOutSku, tokens, windows)) {
                 soak(traffic, windows, skus, soldOutSku, events);
             }
         }

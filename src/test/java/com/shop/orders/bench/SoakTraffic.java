@@ -76,8 +76,7 @@ final class SoakTraffic implements AutoCloseable {
     private final Catalog.Range skus;
     private final long soldOutSku;
     private final SoakWindows windows;
-    private final List<String> tokens;
-    private final String adminToken;
+    private final RenewedTokens tokens;
     private final WalletPayments payments;
     private final URI orders;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -101,17 +100,16 @@ final class SoakTraffic implements AutoCloseable {
     private final Map<String, String> firstOfEach = new ConcurrentHashMap<>();
 
     /**
-     * Traffic on {@code skus} and the sold-out SKU, by the members of {@code tokens} (in turn) and the admin of
-     * {@code adminToken}, its answers counted in {@code windows}, whose origin is when it starts.
+     * Traffic on {@code skus} and the sold-out SKU, by the members of {@code tokens} (in turn) and its admin, its
+     * answers counted in {@code windows}, whose origin is when it starts.
      */
-    SoakTraffic(Bench bench, Catalog.Range skus, long soldOutSku, List<String> tokens, String adminToken,
+    SoakTraffic(Bench bench, Catalog.Range skus, long soldOutSku, RenewedTokens tokens,
             SoakWindows windows) {
         this.bench = bench;
         this.skus = skus;
         this.soldOutSku = soldOutSku;
         this.windows = windows;
-        this.tokens = List.copyOf(tokens);
-        this.adminToken = adminToken;
+        this.tokens = tokens;
         this.payments = new WalletPayments(bench);
         this.orders = URI.create(bench.service().apiUrl() + "/api/orders");
     }
@@ -130,8 +128,7 @@ final class SoakTraffic implements AutoCloseable {
                 LockSupport.parkNanos(wait);
             }
             if (i % 3 == 2) {
-                String token = tokens.get((int) (i % tokens.size()));
-                send(SOLD_OUT, order(soldOutSku, token), due, response -> response.statusCode() == 409,
+                send(SOLD_OUT, order(soldOutSku, tokens.member(i)), due, response -> response.statusCode() == 409,
                         response -> soldOutAnswers.increment());
             } else {
                 place(i / 3 * 2 + i % 3, due);
@@ -171,7 +168,7 @@ final class SoakTraffic implements AutoCloseable {
 
     /** The k-th placement of the run, by member k and on SKU k (each in turn); its order then meets its fate. */
     private void place(long k, long due) {
-        String token = tokens.get((int) (k % tokens.size()));
+        String token = tokens.member(k);
         long sku = skus.from() + k % skus.size();
         send(PLACEMENT, order(sku, token), due, response -> response.statusCode() == 201,
                 response -> placed(k, token, response));
@@ -269,7 +266,7 @@ final class SoakTraffic implements AutoCloseable {
         BigDecimal amount = total.divide(BigDecimal.TEN, 2, RoundingMode.DOWN).max(new BigDecimal("0.01"));
         return HttpRequest.newBuilder(URI.create(bench.service().apiUrl() + "/api/admin/orders/" + id + "/refunds"))
                 .timeout(TIMEOUT)
-                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + tokens.admin()).header("Content-Type", "application/json")
                 .header("Idempotency-Key", "soak-" + orderNo)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":" + amount.toPlainString()
                         + ",\"reason\":\"soak\"}"))

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,24 +15,19 @@ final class Tokens {
     private Tokens() {
     }
 
-    /**
-     * The same members' tokens, valid for {@code lifespan}: the soak outlasts the hour the file's are valid for, which
-     * began when the run did.
-     */
-    static List<String> lasting(MemberTokens tokens, int members, Duration lifespan) {
-        List<String> lasting = new ArrayList<>();
+    /** The members' tokens, made now (valid an hour). */
+    static List<String> of(MemberTokens tokens, int members) {
+        List<String> made = new ArrayList<>();
         for (int i = 1; i <= members; i++) {
-            lasting.add(tokens.token(member(i), lifespan));
+            made.add(tokens.token(member(i)));
         }
-        return lasting;
+        return made;
     }
 
     static Path write(MemberTokens tokens, int members, Path file) {
         List<String> lines = new ArrayList<>();
         lines.add("token");
-        for (int i = 1; i <= members; i++) {
-            lines.add(tokens.token(member(i)));
-        }
+        lines.addAll(of(tokens, members));
         try {
             Files.createDirectories(file.getParent());
             return Files.write(file, lines);

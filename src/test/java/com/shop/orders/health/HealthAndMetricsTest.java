@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -48,5 +49,26 @@ class HealthAndMetricsTest {
         assertEquals(placed + 1, Metrics.value("orders_placed_total"));
         assertEquals(timed + 1, Metrics.value("orders_placement_seconds_count"));
         assertEquals(cancelled + 1, Metrics.value("orders_closed_total{reason=\"MEMBER_CANCELLED\"}"));
+    }
+
+    @Test
+    void collectionsAndTheirTimeAreCountedByKind() {
+        // The test JVM runs G1, whose full collections are its old generation's; System.gc() is one.
+        String full = "gc_collections_total{collector=\"G1 Old Generation\",kind=\"full\"}";
+        double before = Metrics.value(full);
+        System.gc();
+
+        assertTrue(Metrics.value(full) > before, "a full collection counted");
+        assertTrue(Metrics.value("gc_pause_seconds_total{collector=\"G1 Old Generation\",kind=\"full\"}") > 0,
+                "its time counted");
+    }
+
+    @Test
+    void theSerialCollectorsCompleteScavengerIsFullAndItsScavengerYoung() {
+        // The native executable's collector beans, by the names SubstrateVM gives them.
+        assertEquals("full", CollectorMetrics.kind("complete scavenger"));
+        assertEquals("young", CollectorMetrics.kind("young generation scavenger"));
+        assertEquals("young", CollectorMetrics.kind("G1 Young Generation"));
+        assertEquals("full", CollectorMetrics.kind("G1 Old Generation"));
     }
 }

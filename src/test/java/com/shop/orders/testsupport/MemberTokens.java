@@ -88,14 +88,9 @@ public final class MemberTokens {
                 .expiresIn(lifespan).sign(signingKey);
     }
 
-    /** An admin token (group "admin"), e.g. for PUT /api/admin/skus/{id}/stock, valid one hour. */
+    /** An admin token (group "admin"), e.g. for PUT /api/admin/skus/{id}/stock. */
     public String adminToken(String subject) {
-        return adminToken(subject, Duration.ofHours(1));
-    }
-
-    /** An admin token valid for {@code lifespan}. */
-    public String adminToken(String subject, Duration lifespan) {
         return Jwt.issuer(ISSUER).audience(AUDIENCE).subject(subject).upn(subject).groups(Set.of("admin"))
-                .expiresIn(lifespan).sign(signingKey);
+                .expiresIn(Duration.ofHours(1)).sign(signingKey);
     }
 }
