@@ -68,7 +68,7 @@ public class VerifiedTokens extends DefaultJWTParser {
      * characters was most of a look-up (async-profiler, flash-sale losers). Only verified tokens are stored, so no one
      * can choose keys that collide. {@code equals} is written out too: a record's generated one is an invokedynamic
      * that the native executable runs as interpreted method handles with an access check on every call, 1.2 % of its
-     * CPU at 200 orders/s (bench/cpu-profile.sh with frame pointers, README "Benchmark").
+     * CPU at 200 orders/s (bench/cpu-profile.sh with frame pointers, docs/benchmark.md).
      */
     record TokenKey(String token) {
 

@@ -40,7 +40,7 @@ import io.vertx.core.tracing.TracingPolicy;
  * </ul>
  * The instrumentation builds every span in full (its attributes: the URL parsed, the client address, the SQL text
  * sanitized) before the sampler is asked; at a ratio of 0.1 a profile put its HTTP and SQL instrumenters, mostly on
- * such dropped spans, first among what tracing cost (README, "Benchmark"). Sampled traces keep all their spans.
+ * such dropped spans, first among what tracing cost (docs/benchmark.md, "Tracing"). Sampled traces keep all their spans.
  */
 public final class SampleBeforeInstrumenting implements VertxTracer<Object, Object> {
 
