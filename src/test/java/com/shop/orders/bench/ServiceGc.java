@@ -3,6 +3,7 @@ package com.shop.orders.bench;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import com.shop.orders.harness.Prometheus;
 import com.shop.orders.harness.ServiceProcess;
 
 /**
@@ -56,9 +57,12 @@ final class ServiceGc {
     private ServiceGc() {
     }
 
+    /** One scrape: the three series of the same moment. */
     static Totals read(ServiceProcess service) {
-        return new Totals(System.nanoTime(), service.metric("gc_collections_total", "kind", "young"),
-                service.metric("gc_collections_total", "kind", "full"), service.metric("gc_pause_seconds_total"));
+        String text = service.metricsText();
+        return new Totals(System.nanoTime(), Prometheus.sum(text, "gc_collections_total", "kind", "young"),
+                Prometheus.sum(text, "gc_collections_total", "kind", "full"),
+                Prometheus.sum(text, "gc_pause_seconds_total"));
     }
 
     /** The window's figures as text for a report line. */

@@ -1,12 +1,12 @@
 package com.shop.orders.harness;
 
 /** Reads Prometheus text exposition: sums the samples of one metric name whose labels match. */
-final class Prometheus {
+public final class Prometheus {
 
     private Prometheus() {
     }
 
-    static double sum(String text, String name, String... tagPairs) {
+    public static double sum(String text, String name, String... tagPairs) {
         double sum = 0;
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.charAt(0) == '#' || !line.startsWith(name)) {

@@ -115,8 +115,12 @@ public final class ServiceProcess implements AutoCloseable {
         if (tagPairs.length % 2 != 0) {
             throw new IllegalArgumentException("tags come in key, value pairs");
         }
-        String text = get(managementUrl() + "/q/metrics");
-        return Prometheus.sum(text, name, tagPairs);
+        return Prometheus.sum(metricsText(), name, tagPairs);
+    }
+
+    /** The whole exposition of /q/metrics, for several readings from one scrape ({@link Prometheus#sum}). */
+    public String metricsText() {
+        return get(managementUrl() + "/q/metrics");
     }
 
     /** SIGKILL (a crash, or the OOM killer), waits for the exit. */
