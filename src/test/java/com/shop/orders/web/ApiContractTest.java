@@ -41,10 +41,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import com.shop.orders.order.OrderResource;
 import com.shop.orders.sql.DatabaseUnavailable;
+import com.shop.orders.testsupport.OpenApiAnswers;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.arc.profile.IfBuildProfile;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 /**
  * The OpenAPI document against the code: every JAX-RS endpoint of a production build is in it, nothing else
@@ -181,6 +183,34 @@ class ApiContractTest {
         assertEquals(1, body.split("\"status\"", -1).length - 1, body);
         as(member).post("/api/orders/" + id + "/payment").then().statusCode(409)
                 .body("status", equalTo(409)).body("orderStatus", equalTo("CLOSED"));
+    }
+
+    /**
+     * The check every API answer of the suite goes through (testsupport.OpenApiCheckedAnswers) can fail: a null where
+     * the document declares a string, and a status it does not document, are reported with the request, the field
+     * and what the document says; the same answer with a value passes.
+     */
+    @Test
+    void theAnswerCheckReportsANullTheDocumentDoesNotAllow() {
+        OpenApiAnswers answers = OpenApiAnswers.servedAt(RestAssured.baseURI + ":" + RestAssured.port);
+        assertTrue(answers.openApiVersion().startsWith("3.1."), "the validator reads 3.1: " + answers.openApiVersion());
+        String sku = """
+                {"id":1,"code":"TEE-BLK-M","name":null,"price":59.0,"stock":100,"available":98,"buckets":1}""";
+
+        List<String> violations = answers.violations("GET", "/api/skus/1", 200, "application/json", sku);
+
+        assertEquals(1, violations.size(), violations.toString());
+        String violation = violations.get(0);
+        assertTrue(violation.startsWith("GET /api/skus/1 200 application/json: /name: null found, string expected"),
+                violation);
+        assertTrue(violation.contains("#/components/schemas/SkuView/properties/name"), violation);
+        assertEquals(List.of(), answers.violations("GET", "/api/skus/1", 200, "application/json",
+                sku.replace("\"name\":null", "\"name\":\"T-shirt, black, M\"")));
+        assertTrue(answers.violations("GET", "/api/skus/1", 418, "application/json", "{}").get(0)
+                .contains("status 418 is not documented"));
+        // A SKU without a purchase limit says so with null, which the document allows.
+        assertEquals(List.of(), answers.violations("GET", "/api/skus/1", 200, "application/json",
+                sku.replace("\"name\":null", "\"name\":\"T-shirt, black, M\",\"perMemberLimit\":null")));
     }
 
     // ---- the code's side -------------------------------------------------------------------------------

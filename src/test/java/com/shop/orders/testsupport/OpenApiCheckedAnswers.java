@@ -1,0 +1,73 @@
+package com.shop.orders.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.restassured.filter.Filter;
+import io.restassured.filter.FilterContext;
+import io.restassured.response.Response;
+import io.restassured.specification.FilterableRequestSpecification;
+import io.restassured.specification.FilterableResponseSpecification;
+
+/**
+ * A RestAssured filter that holds every answer of the service's API to the service's own OpenAPI document
+ * (OpenApiAnswers): an answer that breaks it fails the test, saying which request, status and field, and what the
+ * document says. Installed for every @QuarkusTest by OpenApiCheckedTests, so that the flows the suite runs are
+ * also a contract test, as an integrator's proxy in front of the service would be.
+ *
+ * <p>Only /api/* is the documented API. Everything else the tests call is left alone on purpose: /q/* (the
+ * document itself, health, metrics), the wallet sandboxes (/sandbox/*) and the dev-only endpoints (/dev/*), which
+ * production builds do not have. Bodies that are not JSON (QR images, plain-text acknowledgements, the live
+ * status stream) are held to their documented status and media type only.
+ *
+ * <p>Every violation is also appended to target/api-contract-violations.txt, a list over the whole run. With
+ * {@code -Dapi-contract=report} violations are only listed there and fail nothing: for surveying a change's
+ * effect on the whole suite in one run.
+ */
+public final class OpenApiCheckedAnswers implements Filter {
+
+    private static final Path REPORT = Path.of("target", "api-contract-violations.txt");
+
+    /** Read once per service origin and class loader: parsing the document takes about a second. */
+    private static final Map<String, OpenApiAnswers> DOCUMENTS = new ConcurrentHashMap<>();
+
+    @Override
+    public Response filter(FilterableRequestSpecification request, FilterableResponseSpecification responseSpec,
+            FilterContext context) {
+        Response response = context.next(request, responseSpec);
+        URI uri = URI.create(request.getURI());
+        if (uri.getPath() == null || !uri.getPath().startsWith("/api/")) {
+            return response;
+        }
+        String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
+        OpenApiAnswers document = DOCUMENTS.computeIfAbsent(origin, OpenApiAnswers::servedAt);
+        List<String> violations = document.violations(request.getMethod(), uri.getPath(), response.getStatusCode(),
+                response.getContentType(), response.asString());
+        if (!violations.isEmpty()) {
+            record(violations);
+            if (!"report".equals(System.getProperty("api-contract"))) {
+                throw new AssertionError("The answer breaks the service's OpenAPI document:\n  "
+                        + String.join("\n  ", violations) + "\nbody: " + response.asString());
+            }
+        }
+        return response;
+    }
+
+    private static synchronized void record(List<String> violations) {
+        try {
+            Files.createDirectories(REPORT.getParent());
+            Files.writeString(REPORT, String.join("\n", violations) + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
