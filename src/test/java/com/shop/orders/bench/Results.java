@@ -29,7 +29,7 @@ final class Results {
     private final Map<String, Map<String, Object>> phases = new LinkedHashMap<>();
     private final List<Verdict> verdicts = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
-    private final List<String> charts = new ArrayList<>();
+    private final List<Svg.Chart> charts = new ArrayList<>();
 
     Results(String size) {
         root.put("size", size);
@@ -68,12 +68,12 @@ final class Results {
         Progress.say("PROBLEM %s", text);
     }
 
-    /** An inline SVG chart for the HTML report (not part of the JSON). */
-    void chart(String svg) {
-        charts.add(svg);
+    /** A chart for the HTML report and its chart files (not part of the JSON). */
+    void chart(Svg.Chart chart) {
+        charts.add(chart);
     }
 
-    List<String> charts() {
+    List<Svg.Chart> charts() {
         return charts;
     }
 

@@ -3,11 +3,29 @@ package com.shop.orders.bench;
 import java.util.List;
 import java.util.Locale;
 
-/** Small inline SVG charts for the self-contained report: grouped bars and lines, no scripts, no CDN. */
+/**
+ * Small SVG charts for the self-contained report: grouped bars and lines, no scripts, no CDN. Each is also valid as a
+ * file of its own (namespace, white background, its own font), so a code host shows it as an image.
+ */
 final class Svg {
 
     /** A named series of values, one per category (or per x). */
     record Series(String name, List<Double> values) {
+    }
+
+    /** A chart: its title, and the SVG element that draws it. */
+    record Chart(String title, String svg) {
+
+        /** The title as a file name: lower case, words joined by hyphens. */
+        String slug() {
+            String slug = title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+            return slug.length() <= 80 ? slug : slug.substring(0, 80).replaceAll("-$", "");
+        }
+
+        /** The chart as a standalone SVG document. */
+        String document() {
+            return "<?xml version='1.0' encoding='UTF-8'?>\n" + svg + "\n";
+        }
     }
 
     private static final String[] COLORS = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
@@ -21,7 +39,7 @@ final class Svg {
     private Svg() {
     }
 
-    static String bars(String title, String unit, List<String> categories, List<Series> series) {
+    static Chart bars(String title, String unit, List<String> categories, List<Series> series) {
         double max = niceMax(series.stream().flatMap(s -> s.values().stream()).filter(Svg::finite)
                 .mapToDouble(Double::doubleValue).max().orElse(1));
         StringBuilder svg = frame(title, unit, max);
@@ -46,10 +64,10 @@ final class Svg {
                     gx + groupW / 2, H - BOTTOM + 15, esc(categories.get(c))));
         }
         legend(svg, series);
-        return svg.append("</svg>").toString();
+        return new Chart(title, svg.append("</svg>").toString());
     }
 
-    static String lines(String title, String unit, String xLabel, List<Double> xs, List<Series> series) {
+    static Chart lines(String title, String unit, String xLabel, List<Double> xs, List<Series> series) {
         double maxY = niceMax(series.stream().flatMap(s -> s.values().stream()).filter(Svg::finite)
                 .mapToDouble(Double::doubleValue).max().orElse(1));
         double maxX = niceMax(xs.stream().mapToDouble(Double::doubleValue).max().orElse(1));
@@ -78,13 +96,13 @@ final class Svg {
         svg.append(String.format("<text x='%d' y='%d' font-size='11' text-anchor='middle'>%s</text>", LEFT + plotW / 2,
                 H - BOTTOM + 32, esc(xLabel)));
         legend(svg, series);
-        return svg.append("</svg>").toString();
+        return new Chart(title, svg.append("</svg>").toString());
     }
 
     private static StringBuilder frame(String title, String unit, double max) {
         StringBuilder svg = new StringBuilder(String.format(
-                "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' viewBox='0 0 %d %d' role='img'>"
-                        + "<title>%s</title><text x='%d' y='18' font-size='14' font-weight='bold'>%s</text>",
+                "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' viewBox='0 0 %d %d' role='img'"
+                        + " font-family='sans-serif'><title>%s</title><rect width='100%%' height='100%%' fill='#fff'/><text x='%d' y='18' font-size='14' font-weight='bold'>%s</text>",
                 W, H, W, H, esc(title), LEFT, esc(title)));
         for (int i = 0; i <= 4; i++) {
             double v = max * i / 4;
