@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** Every alert leads to its runbook, and every runbook belongs to an alert: one section of docs/runbooks.md each. */
+/** Every alert leads to its runbook, and every runbook belongs to an alert: one section of docs/operations.md each. */
 class AlertRunbooksTest {
 
     /**
@@ -25,7 +25,7 @@ class AlertRunbooksTest {
      * where it is hosted), so the URL is a path from the repository's root: whoever hosts it prefixes that host's
      * address, in Alertmanager's templates for instance. Relative, it resolves against this checkout as well.
      */
-    static final Path RUNBOOKS = Path.of("docs", "runbooks.md");
+    static final Path RUNBOOKS = Path.of("docs", "operations.md");
 
     @Test
     void everyAlertHasARunbookUrlLeadingToItsOwnSection() {
