@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** Every alert leads to its runbook, and every runbook belongs to an alert: one section of docs/runbooks.md each. */
+/**
+ * Every alert leads to its runbook, and every runbook belongs to an alert: one section under "Runbooks" of
+ * docs/operations.md each, which says what the alert means, how to confirm it, what to do and when to escalate.
+ */
 class AlertRunbooksTest {
 
     /**
@@ -25,7 +28,10 @@ class AlertRunbooksTest {
      * where it is hosted), so the URL is a path from the repository's root: whoever hosts it prefixes that host's
      * address, in Alertmanager's templates for instance. Relative, it resolves against this checkout as well.
      */
-    static final Path RUNBOOKS = Path.of("docs", "runbooks.md");
+    static final Path RUNBOOKS = Path.of("docs", "operations.md");
+
+    /** The parts of a runbook, each a paragraph that starts with its name in bold. */
+    static final List<String> PARTS = List.of("What it means", "How to confirm", "What to do", "When to escalate");
 
     @Test
     void everyAlertHasARunbookUrlLeadingToItsOwnSection() {
@@ -46,16 +52,35 @@ class AlertRunbooksTest {
         assertEquals(List.of(), problems);
     }
 
-    /** Level-2 headings are the runbooks; anything else goes under them or above the first. */
+    /** The level-3 headings under "Runbooks" are the runbooks; the page's other sections are not. */
     @Test
     void everyRunbookIsTheSectionOfAnAlert() {
         Set<String> sections = new TreeSet<>();
-        Markdown.headings(Markdown.read(RUNBOOKS)).stream()
-                .filter(heading -> heading.level() == 2)
-                .forEach(heading -> assertTrue(sections.add(heading.text()), "one section for " + heading.text()));
+        for (Markdown.Section runbook : runbooks()) {
+            assertTrue(sections.add(runbook.heading()), "one section for " + runbook.heading());
+        }
         Set<String> alerts = new TreeSet<>(alertsByFile().get(Manifests.RULES_FILE).keySet());
         assertFalse(alerts.isEmpty(), "the rules file holds alerts");
-        assertEquals(alerts, sections, "the sections of " + RUNBOOKS + " are the alerts' names, one each");
+        assertEquals(alerts, sections, "the runbooks of " + RUNBOOKS + " are the alerts' names, one each");
+    }
+
+    /** Whoever is paged finds the same four answers in every runbook. */
+    @Test
+    void everyRunbookSaysWhatItMeansHowToConfirmItWhatToDoAndWhenToEscalate() {
+        List<String> missing = new ArrayList<>();
+        for (Markdown.Section runbook : runbooks()) {
+            PARTS.stream().filter(part -> !runbook.text().contains("**" + part + ".**"))
+                    .forEach(part -> missing.add(runbook.heading() + " has no \"" + part + ".\""));
+        }
+        assertEquals(List.of(), missing);
+    }
+
+    /** The sections under the page's "Runbooks". */
+    private static List<Markdown.Section> runbooks() {
+        Markdown.Section runbooks = Markdown.sections(Markdown.read(RUNBOOKS), 2).stream()
+                .filter(section -> section.heading().equals("Runbooks")).findFirst()
+                .orElseThrow(() -> new AssertionError(RUNBOOKS + " has a section \"Runbooks\""));
+        return Markdown.sections(runbooks.text(), 3);
     }
 
     /** Both copies of the rules: the PrometheusRule (their source) and the plain rule file derived from it. */

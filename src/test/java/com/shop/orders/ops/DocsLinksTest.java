@@ -43,6 +43,13 @@ class DocsLinksTest {
         assertEquals(Set.of("a", "a-1", "b"), Markdown.anchors("# a\n\n## a\n\n```\n# not a heading\n```\n### b\n"));
     }
 
+    @Test
+    void sectionsEndAtTheNextHeadingOfTheirLevelOrAbove() {
+        String page = "# Page\n## A\ntext\n```\n## in a fence\n```\n### under A\n## B\n# Top\nnot B's\n";
+        assertEquals(List.of(new Markdown.Section("A", "text\n```\n## in a fence\n```\n### under A\n"),
+                new Markdown.Section("B", "")), Markdown.sections(page, 2));
+    }
+
     /** The check itself finds what it is for: a missing file, a missing heading, in another file and in its own. */
     @Test
     void aLinkToAMissingFileOrHeadingIsReported(@TempDir Path dir) throws IOException {

@@ -23,6 +23,10 @@ final class Markdown {
     record Heading(int level, String text) {
     }
 
+    /** The text under a heading, up to the next heading of its level or above (fenced blocks included). */
+    record Section(String heading, String text) {
+    }
+
     /** An inline link {@code [text](target)} and the line it is on. */
     record Link(String target, int line) {
 
@@ -74,6 +78,31 @@ final class Markdown {
             }
         }
         return headings;
+    }
+
+    /** The sections of the headings of {@code level}, in order. */
+    static List<Section> sections(String markdown, int level) {
+        List<Section> sections = new ArrayList<>();
+        Map<Integer, String> outsideFences = linesOutsideFences(markdown);
+        String[] lines = markdown.split("\n", -1);
+        String heading = null;
+        StringBuilder text = new StringBuilder();
+        for (int number = 1; number <= lines.length; number++) {
+            Matcher found = outsideFences.containsKey(number) ? HEADING.matcher(lines[number - 1]) : null;
+            if (found != null && found.matches() && found.group(1).length() <= level) {
+                if (heading != null) {
+                    sections.add(new Section(heading, text.toString()));
+                }
+                heading = found.group(1).length() == level ? found.group(2) : null;
+                text.setLength(0);
+            } else if (heading != null) {
+                text.append(lines[number - 1]).append('\n');
+            }
+        }
+        if (heading != null) {
+            sections.add(new Section(heading, text.toString()));
+        }
+        return sections;
     }
 
     /** Every anchor GitHub gives the headings: a repeated one gets -1, -2, ... as GitHub numbers them. */

@@ -37,7 +37,7 @@ public record PackagedArtifact(boolean nativeExecutable, Path path, Path javaHom
     /**
      * The executable as the deployment runs it (deployment/kubernetes/deployment.yaml, its args; DeploymentManifestsTest
      * holds the two equal): a heap cap, and a young generation of 32 MB. Smaller, the serial collector ran a young
-     * collection every 30 ms under load and, counting their pauses, a full one every second (docs/deploy.md, "Heap settings").
+     * collection every 30 ms under load and, counting their pauses, a full one every second (docs/native.md, "Heap settings").
      */
     public static final String DEFAULT_NATIVE_OPTIONS = "-Xmx256m -Xmn32m";
     private static final Path TARGET = Path.of("target");
