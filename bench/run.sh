@@ -17,6 +17,9 @@
 # The native executable beside the jar in one run:  bench/run.sh compare [full|quick] [phases|all] [rounds]
 # (builds both; each round runs the benchmark on each, in alternating order; medians and native/JVM ratios; "all" is
 # the default phases, without the soak).
+# The comparison of runs already made:  bench/run.sh compare-from bench/results/<run>.json...
+# (each run's artifact is the one its results name; e.g. rounds run on another day, or a comparison stopped early;
+# writes compare-<timestamp>.json and .html beside the first run's results).
 # BENCH_PREBUILT=1 builds no service and runs what target/ holds: the jar of the last ./mvnw package and, for
 # native or compare, an executable target/*-runner (e.g. copied from another checkout's native build of the same
 # main sources, when only tests changed); the test classes and the load scenarios are still built.
@@ -40,6 +43,10 @@ elif [ "$size" = soak ]; then
   if [ -n "${3:-}" ]; then
     BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:-} -Dbench.soak-minutes=$3"
   fi
+elif [ "$size" = compare-from ]; then
+  main=com.shop.orders.bench.ArtifactComparison
+  args=(from "${@:2}")
+  BENCH_PREBUILT=1
 elif [ "$size" = compare ]; then
   main=com.shop.orders.bench.ArtifactComparison
   args=("${2:-full}" "${3:-all}" "${4:-2}")

@@ -8,8 +8,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
@@ -166,6 +168,7 @@ public final class ArtifactComparison {
                     .in(Family.COLLECTIONS, "soak: % in GC")),
             WalletsPhase.WALLETS.stream().flatMap(ArtifactComparison::wallet)).toList();
     private static final List<String> ARTIFACTS = List.of("native", "jvm");
+    private static final String FROM_RUNS = "from";
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private ArtifactComparison() {
@@ -191,6 +194,10 @@ public final class ArtifactComparison {
     }
 
     public static void main(String[] args) throws IOException {
+        if (args.length > 0 && args[0].equals(FROM_RUNS)) {
+            compareRunsMade(Stream.of(args).skip(1).map(Path::of).toList());
+            return;
+        }
         BenchSize size = BenchSize.of(args.length > 0 ? args[0] : "full");
         List<String> phases = args.length > 1 && !args[1].equals("all") ? List.of(args[1].split(","))
                 : Benchmark.DEFAULT_PHASES;
@@ -214,6 +221,39 @@ public final class ArtifactComparison {
         print(size, phases, rounds, figures);
         Path json = resultsDir.toAbsolutePath().resolve("compare-" + STAMP.format(java.time.Instant.now()) + ".json");
         Path html = write(size.name(), phases, rounds, figures, runs, json);
+        Progress.say("comparison results: %s and %s", json, html);
+    }
+
+    /**
+     * The comparison of runs already made ({@code ArtifactComparison from <run.json>...}, bench/run.sh compare-from):
+     * rounds run on another day, or a comparison stopped before its last round. Each run's artifact is the one its
+     * own results name; the runs count as rounds in the order given.
+     */
+    private static void compareRunsMade(List<Path> files) {
+        Map<String, List<Results>> byArtifact = new LinkedHashMap<>();
+        ARTIFACTS.forEach(artifact -> byArtifact.put(artifact, new ArrayList<>()));
+        List<Run> runs = new ArrayList<>();
+        Set<String> phases = new LinkedHashSet<>();
+        String size = null;
+        for (Path file : files) {
+            Results results = Results.read(file);
+            String artifact = results.verdicts().stream().filter(v -> v.figure().equals("service artifact"))
+                    .map(Results.Verdict::value).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(file + " names no service artifact"));
+            List<Results> ofArtifact = byArtifact.get(artifact);
+            ofArtifact.add(results);
+            size = (String) results.toMap().get("size");
+            results.verdicts().forEach(v -> phases.add(v.phase()));
+            Path html = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", ".html"));
+            runs.add(new Run(ofArtifact.size(), artifact, file.toAbsolutePath(), html.toAbsolutePath(),
+                    results.problems()));
+        }
+        int rounds = byArtifact.values().stream().mapToInt(List::size).max().orElse(0);
+        List<Compared> figures = compare(byArtifact.get("native"), byArtifact.get("jvm"));
+        print(BenchSize.of(size), List.copyOf(phases), rounds, figures);
+        Path json = files.get(0).toAbsolutePath().resolveSibling("compare-" + STAMP.format(java.time.Instant.now())
+                + ".json");
+        Path html = write(size, List.copyOf(phases), rounds, figures, runs, json);
         Progress.say("comparison results: %s and %s", json, html);
     }
 

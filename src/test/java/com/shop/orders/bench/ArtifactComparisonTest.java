@@ -104,6 +104,36 @@ class ArtifactComparisonTest {
         assertTrue(html.contains(throughput.substring(throughput.indexOf("<svg")).strip()), "the page draws it too");
     }
 
+    @Test
+    void comparesRunsMadeApartFromTheirResultsFiles() throws Exception {
+        Path nativeRun = dir.resolve("20250101-000000.json");
+        Path jvmRun = dir.resolve("20250101-001000.json");
+        runOf("native", 1).writeJson(nativeRun);
+        runOf("jvm", 2).writeJson(jvmRun);
+        runOf("native", 1.2).writeJson(dir.resolve("20250102-000000.json"));
+
+        ArtifactComparison.main(new String[] {"from", jvmRun.toString(), nativeRun.toString(),
+                dir.resolve("20250102-000000.json").toString()});
+
+        List<Path> reports;
+        try (var files = Files.list(dir)) {
+            reports = files.filter(f -> f.getFileName().toString().matches("compare-.*\\.json")).toList();
+        }
+        assertEquals(1, reports.size(), reports.toString());
+        String json = Files.readString(reports.get(0));
+        // native runs 1000 and 1200 (median 1100) against the jar's 2000, whatever the order given
+        assertTrue(json.contains("\"nativeOverJvm\" : 0.55"), json);
+        assertTrue(json.contains("\"rounds\" : 2"), json);
+        assertTrue(Files.exists(dir.resolve(reports.get(0).getFileName().toString().replace(".json", ".html"))));
+    }
+
+    /** A run of one artifact, as its results say which it was. */
+    private static Results runOf(String artifact, double k) {
+        Results r = run(k);
+        r.info("6 start-up and RSS", "service artifact", artifact);
+        return r;
+    }
+
     private static void assertFigure(Map<String, ArtifactComparison.Compared> figures, String name,
             double nativeMedian, double jvmMedian) {
         ArtifactComparison.Compared figure = figures.get(name);

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -37,6 +38,24 @@ final class Results {
         root.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(),
                 "os", System.getProperty("os.name") + " " + System.getProperty("os.version"),
                 "java", System.getProperty("java.version")));
+    }
+
+    /**
+     * A run as its JSON file keeps it: its size, verdicts and problems (the charts are in its HTML report only), so
+     * that runs made apart can be compared ({@link ArtifactComparison}).
+     */
+    static Results read(Path file) {
+        try {
+            JsonNode tree = new ObjectMapper().readTree(file.toFile());
+            Results results = new Results(tree.path("size").asText());
+            tree.path("verdicts").forEach(v -> results.verdicts.add(new Verdict(v.path("phase").asText(),
+                    v.path("figure").asText(), v.path("value").asText(), v.path("target").asText(),
+                    v.path("pass").isBoolean() ? v.path("pass").asBoolean() : null)));
+            tree.path("problems").forEach(problem -> results.problems.add(problem.asText()));
+            return results;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     void put(String key, Object value) {
