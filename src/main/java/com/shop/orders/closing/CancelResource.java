@@ -41,7 +41,8 @@ public class CancelResource {
     }
 
     @POST
-    @Operation(summary = "Cancel an unpaid order", description = "Closes the order (MEMBER_CANCELLED), voids its Alipay "
+    @Operation(operationId = "cancelOrder",
+            summary = "Cancel an unpaid order", description = "Closes the order (MEMBER_CANCELLED), voids its Alipay "
             + "QR code and releases its stock. If Alipay has taken the money meanwhile, the order is PAID instead and "
             + "the answer is 409.")
     @APIResponse(responseCode = "200", description = "The closed order", content = @Content(

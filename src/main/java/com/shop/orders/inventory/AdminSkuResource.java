@@ -64,7 +64,8 @@ public class AdminSkuResource {
     @PUT
     @Path("/{id}/stock")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Set a SKU's stock on hand", description = "Admins only. The new stock may not be below "
+    @Operation(operationId = "setSkuStock",
+            summary = "Set a SKU's stock on hand", description = "Admins only. The new stock may not be below "
             + "what pending orders have reserved. On a SKU with buckets, each bucket keeps what is reserved in it and "
             + "the free units are spread evenly over them.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -95,7 +96,8 @@ public class AdminSkuResource {
     @PUT
     @Path("/{id}/buckets")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Spread a SKU's stock over buckets", description = "Admins only. For a flash sale: every "
+    @Operation(operationId = "setSkuBuckets",
+            summary = "Spread a SKU's stock over buckets", description = "Admins only. For a flash sale: every "
             + "order reserves from one of the SKU's buckets (rows), so concurrent orders do not queue on one row lock. "
             + "1 (every SKU's default) keeps the stock on the SKU's own row. Spreads the free units evenly over the new "
             + "buckets in one transaction; what pending orders hold stays held (in bucket 0). Stock and available "
@@ -121,7 +123,8 @@ public class AdminSkuResource {
     @PUT
     @Path("/{id}/limit")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Limit how many units of a SKU one member may buy", description = "Admins only. Counts the "
+    @Operation(operationId = "setSkuPurchaseLimit",
+            summary = "Limit how many units of a SKU one member may buy", description = "Admins only. Counts the "
             + "units in the member's pending and paid orders (closed orders do not count); an order over it is "
             + "refused with 409 \"Purchase limit reached\". Shown in the catalog as perMemberLimit.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -141,7 +144,8 @@ public class AdminSkuResource {
 
     @DELETE
     @Path("/{id}/limit")
-    @Operation(summary = "Lift a SKU's purchase limit", description = "Admins only. Any member may then buy any "
+    @Operation(operationId = "removeSkuPurchaseLimit",
+            summary = "Lift a SKU's purchase limit", description = "Admins only. Any member may then buy any "
             + "number of units, up to the order limits.")
     @APIResponse(responseCode = "200", description = "The SKU without a limit",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SkuView.class),

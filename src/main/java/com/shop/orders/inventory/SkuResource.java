@@ -44,7 +44,8 @@ public class SkuResource {
 
     @GET
     @WithSession
-    @Operation(summary = "The catalog", description = "Every SKU with its stock on hand and what is available to "
+    @Operation(operationId = "listSkus",
+            summary = "The catalog", description = "Every SKU with its stock on hand and what is available to "
             + "order now: stock minus what pending orders have reserved.")
     @APIResponse(responseCode = "200", description = "All SKUs", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.ARRAY, implementation = SkuView.class),
@@ -56,7 +57,7 @@ public class SkuResource {
     @GET
     @Path("/{id}")
     @WithSession
-    @Operation(summary = "One SKU")
+    @Operation(operationId = "getSku", summary = "One SKU")
     @APIResponse(responseCode = "200", description = "The SKU", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = SkuView.class), examples = @ExampleObject(name = "sku", value = SKU_EXAMPLE)))
     @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)

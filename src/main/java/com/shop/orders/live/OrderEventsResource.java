@@ -71,7 +71,8 @@ public class OrderEventsResource {
     @ResponseHeader(name = "Cache-Control", value = "no-store")
     // Tells nginx-style proxies to pass events on at once instead of buffering the response.
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
-    @Operation(summary = "The order's status, live (server-sent events)", description = "A `status` event (data: "
+    @Operation(operationId = "streamOrderStatus",
+            summary = "The order's status, live (server-sent events)", description = "A `status` event (data: "
             + "OrderStatusEvent) with the order as it is, one more when it is paid or closed, then the stream ends. "
             + "Comments (`:heartbeat`) keep the connection alive while the order waits. The member's own orders "
             + "only; the bearer token goes in the Authorization header, so read it with fetch rather than EventSource.")

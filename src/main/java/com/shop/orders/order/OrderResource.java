@@ -73,7 +73,8 @@ public class OrderResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Place an order", description = "Reserves the stock of every line, or of none, and fixes the "
+    @Operation(operationId = "placeOrder",
+            summary = "Place an order", description = "Reserves the stock of every line, or of none, and fixes the "
             + "pay deadline. With an Idempotency-Key, a retry of the same request returns the order the first one "
             + "placed (200, Idempotent-Replayed: true) instead of placing another.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -137,7 +138,7 @@ public class OrderResource {
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "One of the member's orders")
+    @Operation(operationId = "getOrder", summary = "One of the member's orders")
     @APIResponse(responseCode = "200", description = "The order", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = OrderView.class), examples = @ExampleObject(name = "order", value = ORDER_EXAMPLE)))
     @APIResponse(responseCode = "404", ref = ApiContract.NOT_FOUND)
@@ -146,7 +147,7 @@ public class OrderResource {
     }
 
     @GET
-    @Operation(summary = "The member's orders, newest first")
+    @Operation(operationId = "listOrders", summary = "The member's orders, newest first")
     @APIResponse(responseCode = "200", description = "One page of orders", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = OrderPage.class),
             examples = @ExampleObject(name = "page", value = "{\"page\":0,\"size\":20,\"total\":1,\"items\":["

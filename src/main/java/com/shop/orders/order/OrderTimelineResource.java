@@ -58,7 +58,8 @@ public class OrderTimelineResource {
     }
 
     @GET
-    @Operation(summary = "An order's timeline", description = "Admins only. What the service recorded of the order, "
+    @Operation(operationId = "getOrderTimeline",
+            summary = "An order's timeline", description = "Admins only. What the service recorded of the order, "
             + "oldest first: its placement, its expiry message, each Alipay call and notify with its outcome, the "
             + "broker's check-backs (the first and each one that decided; checkBacks sums them up), the payment or "
             + "close and by what, refunds. Each entry names the trace it happened in when that trace was kept "

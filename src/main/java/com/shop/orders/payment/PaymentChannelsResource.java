@@ -32,7 +32,7 @@ public class PaymentChannelsResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The payment channels this shop offers",
+    @Operation(operationId = "listPaymentChannels", summary = "The payment channels this shop offers",
             description = "The names a payment request may give as `channel`.")
     @APIResponse(responseCode = "200", description = "The configured channels",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,

@@ -61,7 +61,8 @@ public class PaymentResource {
     // reaches the method; a body must be JSON (paymentRequest).
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The order's payment QR code", description = "Asks the wallet named in the body (`channel`, "
+    @Operation(operationId = "requestPayment",
+            summary = "The order's payment QR code", description = "Asks the wallet named in the body (`channel`, "
             + "one of GET /api/payment-channels; no body: Alipay) once per order: Alipay's face-to-face precreate, "
             + "payable until the order's pay deadline; later calls return the same code and never move the deadline. "
             + "`qrCode` is the content to put in a QR image; `qrImageUrl` is a short-lived signed link to its PNG, "
@@ -105,7 +106,8 @@ public class PaymentResource {
     @GET
     @Path("/qr.png")
     @Produces("image/png")
-    @Operation(summary = "The order's QR code as PNG", description = "For clients that can send the bearer token; "
+    @Operation(operationId = "getPaymentQrImage",
+            summary = "The order's QR code as PNG", description = "For clients that can send the bearer token; "
             + "img tags use the signed `qrImageUrl` instead. 404 until a payment has been requested on the channel.")
     @APIResponse(responseCode = "200", description = "The QR code image",
             content = @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")))

@@ -38,7 +38,8 @@ public class QrImageResource {
 
     @GET
     @Produces("image/png")
-    @Operation(summary = "A QR code image behind a signed link", description = "The `qrImageUrl` of a payment: no "
+    @Operation(operationId = "getSignedPaymentQrImage",
+            summary = "A QR code image behind a signed link", description = "The `qrImageUrl` of a payment: no "
             + "token needed, valid for minutes. A wrong, expired or tampered link is 404.")
     @APIResponse(responseCode = "200", description = "The QR code image",
             content = @Content(mediaType = "image/png", schema = @Schema(type = SchemaType.STRING, format = "binary")))

@@ -82,7 +82,8 @@ public class ReconciliationResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Reconcile a day against a channel's trade bill, now", description = "Admins only. Downloads "
+    @Operation(operationId = "runReconciliation",
+            summary = "Reconcile a day against a channel's trade bill, now", description = "Admins only. Downloads "
             + "the day's trade bill (China time) of the channel named (alipay or wechat, one of the shop's channels; "
             + "none: the default channel, alipay when configured), matches every payment and refund of the channel's "
             + "trades both ways, stores each difference once and settles what the payment paths can settle: a payment "
@@ -122,7 +123,8 @@ public class ReconciliationResource {
 
     @GET
     @Path("/{billDate}")
-    @Operation(summary = "A day's reconciliation of a channel", description = "Admins only. Its state and every "
+    @Operation(operationId = "getReconciliation",
+            summary = "A day's reconciliation of a channel", description = "Admins only. Its state and every "
             + "difference found, settled or not.")
     @APIResponse(responseCode = "200", description = "The day's reconciliation",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -146,7 +148,8 @@ public class ReconciliationResource {
 
     @GET
     @Path("/differences")
-    @Operation(summary = "Differences that wait for someone", description = "Admins only. Every unsettled difference "
+    @Operation(operationId = "listUnsettledDifferences",
+            summary = "Differences that wait for someone", description = "Admins only. Every unsettled difference "
             + "of every day, oldest day first (at most 500).")
     @APIResponse(responseCode = "200", description = "The unsettled differences",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -163,7 +166,8 @@ public class ReconciliationResource {
     @POST
     @Path("/differences/{id}/resolution")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Settle a flagged difference by hand", description = "Admins only. Records what was done "
+    @Operation(operationId = "resolveDifference",
+            summary = "Settle a flagged difference by hand", description = "Admins only. Records what was done "
             + "about it; it then no longer counts as waiting (metric reconciliation_differences_unsettled).")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = ResolutionRequest.class),

@@ -62,7 +62,8 @@ public class AdminRefundResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Refund a paid order, in full or in part", description = "Admins only. Any number of refunds "
+    @Operation(operationId = "refundOrder",
+            summary = "Refund a paid order, in full or in part", description = "Admins only. Any number of refunds "
             + "per order, together never more than was paid, on the channel whose payment the order accepted (a "
             + "request may name it in `channel`, as a check). The refund is recorded with its own request number "
             + "(outRequestNo) before the wallet is called: SUCCEEDED when the wallet made it, FAILED when the wallet "
@@ -146,7 +147,8 @@ public class AdminRefundResource {
     }
 
     @GET
-    @Operation(summary = "An order's refunds, oldest first", description = "Admins only. Also the refunds the service "
+    @Operation(operationId = "listOrderRefunds",
+            summary = "An order's refunds, oldest first", description = "Admins only. Also the refunds the service "
             + "made by itself: a payment that arrived after the order had closed (cause LATE_PAYMENT), a trade Alipay "
             + "refunded when it was voided (CANCELLED_TRADE).")
     @APIResponse(responseCode = "200", description = "The refunds", content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -158,7 +160,7 @@ public class AdminRefundResource {
 
     @GET
     @Path("/{refundId}")
-    @Operation(summary = "One refund of an order", description = "Admins only.")
+    @Operation(operationId = "getOrderRefund", summary = "One refund of an order", description = "Admins only.")
     @APIResponse(responseCode = "200", description = "The refund", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = RefundView.class), examples = @ExampleObject(name = "refund", value = REFUND_EXAMPLE)))
     public Uni<RefundView> get(@Parameter(description = "The order's id", example = "1042") @PathParam("id") long id,

@@ -68,7 +68,7 @@ class GeneratedClientCheckoutTest {
         ApiClient client = clientOf(Members.newMemberToken());
         OrdersApi orders = new OrdersApi(client);
 
-        OrderView placed = orders.apiOrdersPost(new PlaceOrderRequest().items(List.of(
+        OrderView placed = orders.placeOrder(new PlaceOrderRequest().items(List.of(
                 new OrderLine().skuId(sku).quantity(2))), UUID.randomUUID().toString());
 
         assertEquals(OrderStatus.PENDING_PAYMENT, placed.getStatus());
@@ -81,7 +81,7 @@ class GeneratedClientCheckoutTest {
         assertEquals(0, new BigDecimal("19.99").compareTo(line.getUnitPrice()), line.getUnitPrice().toString());
         assertNull(placed.getPaidAt());
 
-        PaymentView payment = new PaymentApi(client).apiOrdersIdPaymentPost(placed.getId(),
+        PaymentView payment = new PaymentApi(client).requestPayment(placed.getId(),
                 new PaymentRequest().channel(channel));
 
         assertEquals(channel, payment.getChannel());
@@ -91,7 +91,7 @@ class GeneratedClientCheckoutTest {
 
         buyerPays.accept(payment.getQrCode());
 
-        OrderView paid = await().atMost(PAID).until(() -> orders.apiOrdersIdGet(placed.getId()),
+        OrderView paid = await().atMost(PAID).until(() -> orders.getOrder(placed.getId()),
                 order -> order.getStatus() == OrderStatus.PAID);
         assertEquals(placed.getOrderNo(), paid.getOrderNo());
         assertEquals(placed.getTotalAmount(), paid.getTotalAmount());

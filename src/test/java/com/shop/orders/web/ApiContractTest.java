@@ -19,7 +19,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -32,6 +34,8 @@ import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,6 +153,38 @@ class ApiContractTest {
                 failures.add(name + ": security requirement " + secured + " but roles " + member);
             }
         }
+        assertEquals(List.of(), failures);
+    }
+
+    /**
+     * Generators, mock servers and collections key on operationIds: each operation names its own (written out in
+     * its @Operation, so that renaming a Java method never renames it), lowerCamelCase and unique in the document.
+     */
+    @Test
+    void everyOperationHasItsOwnOperationId() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (Endpoint endpoint : endpoints()) {
+            Operation declared = endpoint.javaMethod().getAnnotation(Operation.class);
+            if (declared == null || declared.operationId().isEmpty()) {
+                failures.add(endpoint.key() + ": no operationId in its @Operation");
+            }
+        }
+        Map<String, String> owners = new TreeMap<>();
+        document.get("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(method -> {
+            String name = method.getKey().toUpperCase() + " " + path.getKey();
+            String id = method.getValue().path("operationId").asText("");
+            if (id.isEmpty()) {
+                failures.add(name + ": no operationId");
+                return;
+            }
+            if (!id.matches("[a-z][a-zA-Z0-9]*")) {
+                failures.add(name + ": operationId \"" + id + "\" is not lowerCamelCase");
+            }
+            String other = owners.putIfAbsent(id, name);
+            if (other != null) {
+                failures.add(name + ": operationId \"" + id + "\" is also " + other + "'s");
+            }
+        }));
         assertEquals(List.of(), failures);
     }
 

@@ -51,7 +51,8 @@ public class AlipayNotifyResource {
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_PLAIN)
-    @Operation(summary = "Alipay's asynchronous payment notify", description = "Called by Alipay, not by clients. "
+    @Operation(operationId = "receiveAlipayNotify",
+            summary = "Alipay's asynchronous payment notify", description = "Called by Alipay, not by clients. "
             + "The parameters are verified against Alipay's signature, the app id, the order and its amount.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED,
             schema = @Schema(type = SchemaType.OBJECT, description = "Alipay's signed notify parameters "

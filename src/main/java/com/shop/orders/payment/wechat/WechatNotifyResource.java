@@ -51,7 +51,8 @@ public class WechatNotifyResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "WeChat Pay's payment notify", description = "Called by WeChat Pay, not by clients. The body's "
+    @Operation(operationId = "receiveWechatPayNotify",
+            summary = "WeChat Pay's payment notify", description = "Called by WeChat Pay, not by clients. The body's "
             + "signature is verified against WeChat Pay's public key (or platform certificate) named by "
             + "Wechatpay-Serial, its resource decrypted with the APIv3 key, then the merchant, the app, the trade and "
             + "its amount checked. Any answer but 2xx makes WeChat send the notify again later.")

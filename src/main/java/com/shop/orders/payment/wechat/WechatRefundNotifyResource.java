@@ -42,7 +42,8 @@ public class WechatRefundNotifyResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "WeChat Pay's refund notify", description = "Called by WeChat Pay, not by clients, at the "
+    @Operation(operationId = "receiveWechatPayRefundNotify",
+            summary = "WeChat Pay's refund notify", description = "Called by WeChat Pay, not by clients, at the "
             + "notify_url each refund request names. Verified and decrypted as the payment notify; then the refund "
             + "(out_refund_no) must be one of this service's, on its trade, for its amount. REFUND.SUCCESS records the "
             + "refund made, REFUND.CLOSED failed (its amount can be refunded again), REFUND.ABNORMAL abnormal (WeChat "
