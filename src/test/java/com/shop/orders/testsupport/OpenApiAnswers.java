@@ -78,6 +78,28 @@ public final class OpenApiAnswers {
         return document.path("openapi").asText();
     }
 
+    /** Every operation of the document, as "GET /api/orders/{id}". */
+    public List<String> operations() {
+        List<String> operations = new ArrayList<>();
+        for (Entry<String, JsonNode> path : document.path("paths").properties()) {
+            for (String method : List.of("get", "put", "post", "delete", "options", "head", "patch", "trace")) {
+                if (path.getValue().has(method)) {
+                    operations.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
+                }
+            }
+        }
+        return operations;
+    }
+
+    /** The documented operation a request is for ("GET /api/orders/{id}"), or null when the document has none. */
+    public String operation(String method, String path) {
+        try {
+            return operationDocumented(new Answer(method.toUpperCase(Locale.ROOT), path, 0, null, "")).name();
+        } catch (Broken e) {
+            return null;
+        }
+    }
+
     /**
      * How the answer breaks the document, one line each; empty when it keeps it. The checks in order, each only
      * when the one before passed: the operation is documented, then the status, then the media type, then the body.
