@@ -76,8 +76,11 @@ public class OrderEventsResource {
             + "OrderStatusEvent) with the order as it is, one more when it is paid or closed, then the stream ends. "
             + "Comments (`:heartbeat`) keep the connection alive while the order waits. The member's own orders "
             + "only; the bearer token goes in the Authorization header, so read it with fetch rather than EventSource.")
-    @APIResponse(responseCode = "200", description = "The event stream", content = @Content(
-            mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(implementation = OrderStatusEvent.class),
+    // The schema describes the whole body (OpenAPI 3.1 has no schema per event), which is text: a contract proxy
+    // holds the stream to it as a string. The data of each event is an OrderStatusEvent, named in the description.
+    @APIResponse(responseCode = "200", description = "The event stream: `status` events whose data is an "
+            + "OrderStatusEvent as JSON, and `:heartbeat` comments", content = @Content(
+            mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING),
             examples = @ExampleObject(name = "paid", value = """
                     event:status
                     data:{"orderId":1042,"status":"PENDING_PAYMENT","payDeadline":"2026-06-01T08:05:00Z","at":"2026-06-01T08:00:00Z"}

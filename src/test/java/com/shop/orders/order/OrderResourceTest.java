@@ -45,6 +45,7 @@ class OrderResourceTest {
         // %test pay timeout is 6 s
         assertEquals(6, window.toSeconds(), 1);
         as(member).get("/api/skus/" + sku).then().statusCode(200).body("available", equalTo(7));
+        as(member).get("/api/skus").then().statusCode(200).body("find { it.id == " + sku + " }.available", equalTo(7));
     }
 
     @Test

@@ -142,6 +142,7 @@ class RefundTest {
         refund(pending, "1.00", null, null).then().statusCode(409).body("orderStatus", equalTo("CLOSED"));
 
         assertEquals(0, TestDb.count("SELECT COUNT(*) FROM refund WHERE order_id IN (?, ?)", orderId, pending));
+        as(adminToken()).get(path).then().statusCode(200).body("", hasSize(0));
         assertEquals(0, trades.calls(REFUND, orderNo(orderId)));
         assertEquals("PAID", TestDb.orderStatus(orderId));
     }

@@ -2,11 +2,7 @@ package com.shop.orders.testsupport;
 
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,6 +20,8 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.dialect.Dialects;
+
+import io.restassured.RestAssured;
 
 /**
  * The service's own OpenAPI document as a judge of its answers: for an answer (method, path, status, content type,
@@ -64,94 +62,172 @@ public final class OpenApiAnswers {
         this.paths = List.copyOf(templates);
     }
 
-    /** The document the service at {@code origin} (scheme, host and port) serves. */
+    /**
+     * The document the service at {@code origin} (scheme, host and port) serves. Fetched without RestAssured's
+     * filters: this read is not an answer of the API, and the check must not go through the proxy it may set up.
+     */
     public static OpenApiAnswers servedAt(String origin) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        try {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(origin + "/q/openapi?format=json"))
-                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("GET " + origin + "/q/openapi answered " + response.statusCode());
-            }
-            return new OpenApiAnswers(response.body());
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("Cannot read the OpenAPI document at " + origin, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        URI service = URI.create(origin);
+        return new OpenApiAnswers(RestAssured.given().noFilters()
+                .baseUri(service.getScheme() + "://" + service.getHost()).port(service.getPort())
+                .queryParam("format", "json").get("/q/openapi")
+                .then().statusCode(200).extract().asString());
     }
 
     public String openApiVersion() {
         return document.path("openapi").asText();
     }
 
+    /** Every operation of the document, as "GET /api/orders/{id}". */
+    public List<String> operations() {
+        List<String> operations = new ArrayList<>();
+        for (Entry<String, JsonNode> path : document.path("paths").properties()) {
+            for (String method : List.of("get", "put", "post", "delete", "options", "head", "patch", "trace")) {
+                if (path.getValue().has(method)) {
+                    operations.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
+                }
+            }
+        }
+        return operations;
+    }
+
+    /** The documented operation a request is for ("GET /api/orders/{id}"), or null when the document has none. */
+    public String operation(String method, String path) {
+        try {
+            return operationDocumented(new Answer(method.toUpperCase(Locale.ROOT), path, 0, null, "")).name();
+        } catch (Broken e) {
+            return null;
+        }
+    }
+
     /**
-     * How the answer breaks the document, one line each; empty when it keeps it.
+     * How the answer breaks the document, one line each; empty when it keeps it. The checks in order, each only
+     * when the one before passed: the operation is documented, then the status, then the media type, then the body.
      *
      * @param contentType the answer's Content-Type header, null when it has none
      * @param body        the answer's body, empty when it has none
      */
     public List<String> violations(String method, String path, int status, String contentType, String body) {
-        String answer = method.toUpperCase(Locale.ROOT) + " " + path + " " + status;
-        PathTemplate template = paths.stream().filter(t -> t.pattern().matcher(path).matches()).findFirst().orElse(null);
+        Answer answer = new Answer(method.toUpperCase(Locale.ROOT), path, status, contentType, body);
+        try {
+            Located response = statusDocumented(answer, operationDocumented(answer));
+            Located media = mediaTypeDocumented(answer, response);
+            return media == null ? List.of() : bodyViolations(answer, media);
+        } catch (Broken e) {
+            return List.of(answer + ": " + e.getMessage());
+        }
+    }
+
+    /** An answer as the checks see it; prints as "GET /api/skus/1 200". */
+    private record Answer(String method, String path, int status, String contentType, String body) {
+
+        @Override
+        public String toString() {
+            return method + " " + path + " " + status;
+        }
+    }
+
+    /**
+     * A part of the document: what it is called in a violation ("GET /api/skus/{id}", "404", "application/json")
+     * and its JSON pointer, by which the schema validator finds a schema.
+     */
+    private record Located(String name, String pointer, JsonNode node) {
+    }
+
+    /** A way the answer breaks the document after which the later checks mean nothing. */
+    private static final class Broken extends Exception {
+
+        Broken(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Checks that the document has the answer's path and method; answers that operation. */
+    private Located operationDocumented(Answer answer) throws Broken {
+        PathTemplate template = template(answer.path());
         if (template == null) {
-            return List.of(answer + ": the path is not in the document");
+            throw new Broken("the path is not in the document");
         }
-        JsonNode operation = document.path("paths").path(template.template()).path(method.toLowerCase(Locale.ROOT));
+        String method = answer.method().toLowerCase(Locale.ROOT);
+        JsonNode operation = document.path("paths").path(template.template()).path(method);
         if (operation.isMissingNode()) {
-            return List.of(answer + ": " + template.template() + " documents no " + method);
+            throw new Broken(template.template() + " documents no " + answer.method());
         }
-        String responsePointer = "/paths/" + escape(template.template()) + "/" + method.toLowerCase(Locale.ROOT)
-                + "/responses/";
-        JsonNode responses = operation.path("responses");
-        String documentedStatus = documentedStatus(responses, status);
+        return new Located(answer.method() + " " + template.template(),
+                "/paths/" + escape(template.template()) + "/" + method, operation);
+    }
+
+    /**
+     * Checks that the operation documents the answer's status (the status itself, its range or default); answers
+     * that response, the shared one where it refers to one.
+     */
+    private Located statusDocumented(Answer answer, Located operation) throws Broken {
+        JsonNode responses = operation.node().path("responses");
+        String documentedStatus = documentedStatus(responses, answer.status());
         if (documentedStatus == null) {
             List<String> documented = new ArrayList<>();
             responses.fieldNames().forEachRemaining(documented::add);
-            return List.of(answer + ": status " + status + " is not documented for " + method + " "
-                    + template.template() + " (documented: " + documented + ")");
+            throw new Broken("status " + answer.status() + " is not documented for " + operation.name()
+                    + " (documented: " + documented + ")");
         }
-        responsePointer += escape(documentedStatus);
         JsonNode response = responses.get(documentedStatus);
         if (response.has("$ref")) {
-            String ref = response.get("$ref").asText();
-            responsePointer = ref.substring(1);
-            response = document.at(responsePointer);
+            String pointer = response.get("$ref").asText().substring(1);
+            return new Located(documentedStatus, pointer, document.at(pointer));
         }
-        JsonNode content = response.path("content");
+        return new Located(documentedStatus, operation.pointer() + "/responses/" + escape(documentedStatus), response);
+    }
+
+    /**
+     * Checks that the response documents the answer's content type, or no content for no body; answers the media
+     * type whose schema the body is held to, or null when there is nothing more to check: no body, or one that is
+     * not JSON (a PNG, a wallet's plain-text acknowledgement, an event stream), which its media type describes.
+     */
+    private Located mediaTypeDocumented(Answer answer, Located response) throws Broken {
+        JsonNode content = response.node().path("content");
         if (content.isMissingNode() || content.isEmpty()) {
-            return body.isEmpty() ? List.of()
-                    : List.of(answer + ": a body (" + contentType + ") where the document describes none");
+            if (answer.body().isEmpty()) {
+                return null;
+            }
+            throw new Broken("a body (" + answer.contentType() + ") where the document describes none");
         }
-        String mediaType = mediaType(contentType);
+        String mediaType = mediaType(answer.contentType());
         String documentedMedia = documentedMedia(content, mediaType);
         if (documentedMedia == null) {
             List<String> documented = new ArrayList<>();
             content.fieldNames().forEachRemaining(documented::add);
-            return List.of(answer + ": content type " + contentType + " is not documented (documented: " + documented + ")");
+            throw new Broken("content type " + answer.contentType() + " is not documented (documented: "
+                    + documented + ")");
         }
-        // Only JSON bodies are checked against their schema: a PNG, a wallet's plain-text acknowledgement or an
-        // event stream is described by its media type, which is checked above.
         if (!isJson(mediaType) || !content.get(documentedMedia).has("schema")) {
-            return List.of();
+            return null;
         }
-        if (body.isEmpty()) {
-            return List.of(answer + ": no body where the document describes " + documentedMedia);
+        return new Located(documentedMedia, response.pointer() + "/content/" + escape(documentedMedia),
+                content.get(documentedMedia));
+    }
+
+    /** Every way the JSON body breaks the media type's schema, with the field and what the document says. */
+    private List<String> bodyViolations(Answer answer, Located media) throws Broken {
+        if (answer.body().isEmpty()) {
+            throw new Broken("no body where the document describes " + media.name());
         }
-        String schemaPointer = responsePointer + "/content/" + escape(documentedMedia) + "/schema";
         List<Error> errors;
         try {
-            errors = schema(schemaPointer).validate(body, InputFormat.JSON);
+            errors = schema(media.pointer() + "/schema").validate(answer.body(), InputFormat.JSON);
         } catch (RuntimeException e) {
-            return List.of(answer + ": the body cannot be checked: " + e);
+            throw new Broken("the body cannot be checked: " + e);
         }
         List<String> violations = new ArrayList<>();
         for (Error error : errors) {
-            violations.add(answer + " " + documentedMedia + ": " + error.getInstanceLocation() + ": " + error.getMessage()
+            violations.add(answer + " " + media.name() + ": " + error.getInstanceLocation() + ": " + error.getMessage()
                     + "; the document says " + error.getSchemaNode() + " (" + error.getSchemaLocation() + ")");
         }
         return violations;
+    }
+
+    /** The documented path the request path matches; a literal segment wins over a parameter. */
+    private PathTemplate template(String path) {
+        return paths.stream().filter(t -> t.pattern().matcher(path).matches()).findFirst().orElse(null);
     }
 
     private Schema schema(String pointer) {

@@ -42,17 +42,17 @@ public final class OpenApiCheckedAnswers implements Filter {
     @Override
     public Response filter(FilterableRequestSpecification request, FilterableResponseSpecification responseSpec,
             FilterContext context) {
-        Response response = context.next(request, responseSpec);
+        // The service's origin before the request goes on: ThroughContractProxy, after this filter, may send it
+        // through a proxy, and the document is read from the service itself.
         URI uri = URI.create(request.getURI());
+        Response response = context.next(request, responseSpec);
         if (uri.getPath() == null || !uri.getPath().startsWith("/api/")) {
             return response;
         }
-        String origin = uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
-        OpenApiAnswers document = DOCUMENTS.computeIfAbsent(origin, OpenApiAnswers::servedAt);
-        List<String> violations = document.violations(request.getMethod(), uri.getPath(), response.getStatusCode(),
-                response.getContentType(), response.asString());
+        List<String> violations = documentAt(uri).violations(request.getMethod(), uri.getPath(),
+                response.getStatusCode(), response.getContentType(), response.asString());
         if (!violations.isEmpty()) {
-            record(violations);
+            append(REPORT, violations);
             if (!"report".equals(System.getProperty("api-contract"))) {
                 throw new AssertionError("The answer breaks the service's OpenAPI document:\n  "
                         + String.join("\n  ", violations) + "\nbody: " + response.asString());
@@ -61,10 +61,17 @@ public final class OpenApiCheckedAnswers implements Filter {
         return response;
     }
 
-    private static synchronized void record(List<String> violations) {
+    /** The document of the service a request went to (its scheme, host and port). */
+    static OpenApiAnswers documentAt(URI request) {
+        return DOCUMENTS.computeIfAbsent(request.getScheme() + "://" + request.getHost() + ":" + request.getPort(),
+                OpenApiAnswers::servedAt);
+    }
+
+    /** Appends lines to a report of the run; tests of several threads append to the same one. */
+    static synchronized void append(Path report, List<String> lines) {
         try {
-            Files.createDirectories(REPORT.getParent());
-            Files.writeString(REPORT, String.join("\n", violations) + "\n", StandardCharsets.UTF_8,
+            Files.createDirectories(report.getParent());
+            Files.writeString(report, String.join("\n", lines) + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

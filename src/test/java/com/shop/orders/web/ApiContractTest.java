@@ -249,6 +249,20 @@ class ApiContractTest {
                 sku.replace("\"name\":null", "\"name\":\"T-shirt, black, M\",\"perMemberLimit\":null")));
     }
 
+    /** The operation a request is for, as the contract proxy's records name it (ThroughContractProxy). */
+    @Test
+    void theAnswerCheckNamesTheOperationOfARequest() {
+        OpenApiAnswers answers = OpenApiAnswers.servedAt(RestAssured.baseURI + ":" + RestAssured.port);
+
+        assertEquals("GET /api/skus/{id}", answers.operation("get", "/api/skus/1"));
+        // A literal segment wins over a parameter.
+        assertEquals("GET /api/admin/reconciliations/differences",
+                answers.operation("GET", "/api/admin/reconciliations/differences"));
+        assertEquals(null, answers.operation("DELETE", "/api/skus/1"));
+        assertEquals(null, answers.operation("GET", "/api/nothing"));
+        assertTrue(answers.operations().contains("PUT /api/admin/skus/{id}/buckets"), answers.operations().toString());
+    }
+
     // ---- the code's side -------------------------------------------------------------------------------
 
     /** Every resource method under com.shop.orders that a production build has (no @IfBuildProfile classes). */
