@@ -62,7 +62,7 @@ public class RocketMqClients {
         this.config = config;
         this.answers = new BrokerAnswers(config.accessKey()
                 .map(key -> new AclClientRPCHook(new SessionCredentials(key, config.secretKey().orElse(""))))
-                .orElse(null));
+                .orElse(null), config.headerEncoding());
         if (config.tls().enabled()) {
             trustOnlyVerifiedServers(config.tls());
         }

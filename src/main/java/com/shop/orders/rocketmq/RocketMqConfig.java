@@ -3,6 +3,8 @@ package com.shop.orders.rocketmq;
 import java.time.Duration;
 import java.util.Optional;
 
+import org.apache.rocketmq.remoting.protocol.SerializeType;
+
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -39,6 +41,16 @@ public interface RocketMqConfig {
 
     /** The secret key of that user: a secret, from the environment, never logged. */
     Optional<String> secretKey();
+
+    /**
+     * How the clients write their requests' headers: ROCKETMQ, the remoting protocol's binary form, or JSON, the
+     * client's default. Every broker, name server and proxy of RocketMQ 4 and 5 reads both, whichever it answers in.
+     * The binary form writes a send's header straight into the outgoing buffer, without reflection or JSON: on the
+     * JVM about a fifth of the memory a send allocated and a third of its time (566 against 3,030 bytes per header;
+     * docs/native.md, "Less to collect").
+     */
+    @WithDefault("rocketmq")
+    SerializeType headerEncoding();
 
     Tls tls();
 

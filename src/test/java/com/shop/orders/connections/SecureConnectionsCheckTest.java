@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import org.apache.rocketmq.remoting.protocol.SerializeType;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.rocketmq.RocketMqConfig;
@@ -120,6 +121,11 @@ class SecureConnectionsCheckTest {
         @Override
         public int sendQueue() {
             return 2000;
+        }
+
+        @Override
+        public SerializeType headerEncoding() {
+            return SerializeType.ROCKETMQ;
         }
 
         @Override

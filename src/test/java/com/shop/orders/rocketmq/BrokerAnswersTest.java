@@ -11,6 +11,9 @@ import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.protocol.SerializeType;
+import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader;
+import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeaderV2;
 import org.junit.jupiter.api.Test;
 
 /** The brokers' refusals of the service, remembered by kind of request until one of that kind is answered again. */
@@ -18,7 +21,7 @@ class BrokerAnswersTest {
 
     @Test
     void aRefusalIsRememberedWithTheBrokersReasonUntilItsKindSucceeds() {
-        BrokerAnswers answers = new BrokerAnswers(null);
+        BrokerAnswers answers = new BrokerAnswers(null, SerializeType.ROCKETMQ);
         assertNull(answers.refused());
 
         answers.doAfterResponse("broker", publish("order-expiry"), refusal("User:limited has no permission to "
@@ -33,7 +36,7 @@ class BrokerAnswersTest {
 
     @Test
     void refusalsForOneReasonAreToldTogether() {
-        BrokerAnswers answers = new BrokerAnswers(null);
+        BrokerAnswers answers = new BrokerAnswers(null, SerializeType.ROCKETMQ);
         RemotingCommand heartbeat = RemotingCommand.createRequestCommand(RequestCode.HEART_BEAT, null);
         RemotingCommand consumers = RemotingCommand.createRequestCommand(RequestCode.GET_CONSUMER_LIST_BY_GROUP, null);
         answers.doAfterResponse("broker", heartbeat, refusal("check signature failed."));
@@ -62,8 +65,30 @@ class BrokerAnswersTest {
             public void doAfterResponse(String remoteAddr, RemotingCommand request, RemotingCommand response) {
             }
         };
-        new BrokerAnswers(signing).doBeforeRequest("broker", publish("order-paid"));
+        new BrokerAnswers(signing, SerializeType.ROCKETMQ).doBeforeRequest("broker", publish("order-paid"));
         assertEquals(List.of("broker " + RequestCode.SEND_MESSAGE_V2), signed);
+    }
+
+    @Test
+    void everyRequestIsWrittenInTheConfiguredHeaderEncoding() {
+        for (SerializeType encoding : SerializeType.values()) {
+            RemotingCommand heartbeat = RemotingCommand.createRequestCommand(RequestCode.HEART_BEAT, null);
+            new BrokerAnswers(null, encoding).doBeforeRequest("broker", heartbeat);
+            assertEquals(encoding, heartbeat.getSerializeTypeCurrentRPC());
+        }
+    }
+
+    @Test
+    void aRefusedPublishNamesItsTopicFromTheHeaderTheBinaryEncodingWrites() {
+        SendMessageRequestHeader header = new SendMessageRequestHeader();
+        header.setTopic("order-expiry");
+        RemotingCommand publish = RemotingCommand.createRequestCommand(RequestCode.SEND_MESSAGE_V2,
+                SendMessageRequestHeaderV2.createSendMessageRequestHeaderV2(header));
+        BrokerAnswers answers = new BrokerAnswers(null, SerializeType.ROCKETMQ);
+        answers.doBeforeRequest("broker", publish);
+
+        answers.doAfterResponse("broker", publish, refusal("no permission"));
+        assertEquals("publish to order-expiry refused: no permission", answers.refused());
     }
 
     private static RemotingCommand publish(String topic) {
