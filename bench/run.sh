@@ -46,48 +46,54 @@ elif [ "$size" = soak ]; then
 elif [ "$size" = compare-from ]; then
   main=com.shop.orders.bench.ArtifactComparison
   args=(from "${@:2}")
-  BENCH_PREBUILT=1
+  # It only reads results files: the test classes and their classpath are all it needs.
+  report_only=1
 elif [ "$size" = compare ]; then
   main=com.shop.orders.bench.ArtifactComparison
   args=("${2:-full}" "${3:-all}" "${4:-2}")
   BENCH_ARTIFACT=both
 fi
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-missing=()
-command -v wrk >/dev/null 2>&1 || missing+=(wrk)
-command -v mysqlslap >/dev/null 2>&1 || missing+=(mariadb-client)
-command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
-command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-
-native_build() {
-  if [ -z "${GRAALVM_HOME:-}" ]; then
-    GRAALVM_HOME=$(SMOKE=0 bash ../shared/tools/native-image/build.sh --home)
-    export GRAALVM_HOME
-  fi
-  ./mvnw -q -B package -Dnative -DskipTests
-}
-if [ -n "${BENCH_PREBUILT:-}" ]; then
-  echo "BENCH_PREBUILT: the service as target/ holds it ($(ls target/quarkus-app/quarkus-run.jar target/*-runner 2>/dev/null | tr '\n' ' '))"
+if [ -n "${report_only:-}" ]; then
   ./mvnw -q -B test-compile
-  BENCH_ARTIFACT=prebuilt
+  ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
+else
+  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  missing=()
+  command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v mysqlslap >/dev/null 2>&1 || missing+=(mariadb-client)
+  command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]}"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+
+  native_build() {
+    if [ -z "${GRAALVM_HOME:-}" ]; then
+      GRAALVM_HOME=$(SMOKE=0 bash ../shared/tools/native-image/build.sh --home)
+      export GRAALVM_HOME
+    fi
+    ./mvnw -q -B package -Dnative -DskipTests
+  }
+  if [ -n "${BENCH_PREBUILT:-}" ]; then
+    echo "BENCH_PREBUILT: the service as target/ holds it ($(ls target/quarkus-app/quarkus-run.jar target/*-runner 2>/dev/null | tr '\n' ' '))"
+    ./mvnw -q -B test-compile
+    BENCH_ARTIFACT=prebuilt
+  fi
+  echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
+  case "${BENCH_ARTIFACT:-jvm}" in
+    prebuilt) ;;
+    jvm) ./mvnw -q -B package -DskipTests ;;
+    native) native_build ;;
+    # The executable first, then the jar: target/ keeps both, and the jar is what the build records last.
+    both) native_build && ./mvnw -q -B package -DskipTests ;;
+    *) echo "BENCH_ARTIFACT is jvm, native or both, not ${BENCH_ARTIFACT}" >&2; exit 2 ;;
+  esac
+  ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
+  (cd bench/gatling && ../../mvnw -q -B package)
 fi
-echo "building the service (${BENCH_ARTIFACT:-jvm}), the load scenarios and the test classpath"
-case "${BENCH_ARTIFACT:-jvm}" in
-  prebuilt) ;;
-  jvm) ./mvnw -q -B package -DskipTests ;;
-  native) native_build ;;
-  # The executable first, then the jar: target/ keeps both, and the jar is what the build records last.
-  both) native_build && ./mvnw -q -B package -DskipTests ;;
-  *) echo "BENCH_ARTIFACT is jvm, native or both, not ${BENCH_ARTIFACT}" >&2; exit 2 ;;
-esac
-./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
-(cd bench/gatling && ../../mvnw -q -B package)
 
 # The JBoss log manager (on the classpath through the sandbox) must be the JDK logging manager from the start.
 exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
