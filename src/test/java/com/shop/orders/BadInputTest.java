@@ -41,6 +41,8 @@ class BadInputTest {
     private static final String JSON = "application/json";
     private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
     private static long sku;
+    private static String member;
+    private static String admin;
     private static LogCapture log;
 
     /** Who sends the request. */
@@ -56,10 +58,14 @@ class BadInputTest {
         log.close();
     }
 
+    // Once for the class, at its first test (the application serves requests only from then on): a refused request
+    // leaves the SKU and the member as they were, and each row checks that.
     @BeforeEach
     void setUp() {
         if (sku == 0) {
             sku = TestDb.newSku(5, "2.00");
+            member = newMemberToken();
+            admin = Members.adminToken();
         }
         log.clear();
     }
@@ -172,8 +178,8 @@ class BadInputTest {
         State before = State.now(sku);
         RequestSpecification request = switch (caller) {
             case NOBODY -> given();
-            case MEMBER -> as(newMemberToken());
-            case ADMIN -> as(Members.adminToken());
+            case MEMBER -> as(member);
+            case ADMIN -> as(admin);
         };
         if (contentType != null) {
             request.contentType(contentType);
@@ -198,7 +204,7 @@ class BadInputTest {
 
     @Test
     void aWronglyTypedFieldIsNamed() {
-        as(newMemberToken()).contentType(JSON).body(line(Long.toString(sku), "1.9")).post("/api/orders")
+        as(member).contentType(JSON).body(line(Long.toString(sku), "1.9")).post("/api/orders")
                 .then().statusCode(400)
                 .body("violations[0].field", equalTo("items[0].quantity"))
                 .body("violations[0].message", equalTo("must be an integer"));
@@ -212,7 +218,6 @@ class BadInputTest {
 
     @Test
     void adminRestocksButNotBelowReservations() {
-        String admin = Members.adminToken();
         long restock = TestDb.newSku(3, "1.00");
         as(newMemberToken()).contentType(JSON).body(Members.orderOf(restock, 2)).post("/api/orders").then().statusCode(201);
         as(admin).contentType(JSON).body("{\"stock\": 1}").put("/api/admin/skus/" + restock + "/stock")

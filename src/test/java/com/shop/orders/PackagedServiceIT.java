@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.shop.orders.ops.Monitoring;
@@ -41,6 +42,7 @@ import com.shop.orders.testsupport.Metrics;
 import com.shop.orders.testsupport.OtlpReceiver;
 import com.shop.orders.testsupport.PackagedServiceResource;
 import com.shop.orders.testsupport.Payments;
+import com.shop.orders.testsupport.PromptPolling;
 import com.shop.orders.testsupport.TestDb;
 
 import io.quarkus.test.common.QuarkusTestResource;
@@ -64,6 +66,11 @@ class PackagedServiceIT {
 
     private static final String CERTIFICATE_DOWNLOAD = "alipay.open.app.alipaycert.download";
     private static final Path LOG = Path.of("target", "quarkus.log");
+
+    @BeforeAll
+    static void promptPolling() {
+        PromptPolling.apply();
+    }
 
     @AfterEach
     void resetSandboxFaults() {

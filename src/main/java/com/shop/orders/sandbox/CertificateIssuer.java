@@ -25,8 +25,12 @@ import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.ExtensionsGenerator;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.asn1.x509.TBSCertificate;
@@ -52,7 +56,7 @@ public final class CertificateIssuer {
     private CertificateIssuer(KeyPair keys, String distinguishedName, Instant notBefore, Instant notAfter) {
         this.keys = keys;
         this.certificate = sign(keys.getPublic(), new X500Name(distinguishedName), new X500Name(distinguishedName),
-                notBefore, notAfter, true);
+                notBefore, notAfter, true, null);
     }
 
     /** A new root CA, valid from a day ago for ten years. */
@@ -81,7 +85,20 @@ public final class CertificateIssuer {
 
     public X509Certificate issue(PublicKey subjectKey, String distinguishedName, Instant notBefore, Instant notAfter) {
         return sign(subjectKey, new X500Name(distinguishedName),
-                X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), notBefore, notAfter, false);
+                X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), notBefore, notAfter, false,
+                null);
+    }
+
+    /**
+     * A TLS server's certificate for {@code subjectKey}, for server authentication under the names it is reached by
+     * (its subject alternative names, as clients check them), valid from a day ago for {@code validity}.
+     */
+    public X509Certificate issueServer(PublicKey subjectKey, String distinguishedName, Duration validity,
+            GeneralName... names) {
+        Instant now = Instant.now();
+        return sign(subjectKey, new X500Name(distinguishedName),
+                X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), now.minus(Duration.ofDays(1)),
+                now.plus(validity), false, new GeneralNames(names));
     }
 
     /** The certificates as PEM, one block each, in the order given. */
@@ -99,8 +116,9 @@ public final class CertificateIssuer {
         return pem.toString();
     }
 
+    /** {@code serverNames}: a TLS server's names, null for any other certificate. */
     private X509Certificate sign(PublicKey subjectKey, X500Name subject, X500Name issuer, Instant notBefore,
-            Instant notAfter, boolean authority) {
+            Instant notAfter, boolean authority, GeneralNames serverNames) {
         try {
             V3TBSCertificateGenerator tbs = new V3TBSCertificateGenerator();
             tbs.setSerialNumber(new ASN1Integer(new BigInteger(63, SERIALS).add(BigInteger.ONE)));
@@ -115,6 +133,11 @@ public final class CertificateIssuer {
             extensions.addExtension(Extension.keyUsage, true, new KeyUsage(authority
                     ? KeyUsage.keyCertSign | KeyUsage.cRLSign
                     : KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+            if (serverNames != null) {
+                extensions.addExtension(Extension.subjectAlternativeName, false, serverNames);
+                extensions.addExtension(Extension.extendedKeyUsage, false,
+                        new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+            }
             tbs.setExtensions(extensions.generate());
             TBSCertificate toSign = tbs.generateTBSCertificate();
 

@@ -17,7 +17,6 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -50,6 +49,8 @@ class CheckoutPageTest {
     private static final Duration SOON = Duration.ofSeconds(10);
     /** The 6 s pay window plus the broker's check-back (see ExpiryTest). */
     private static final Duration EXPIRY = Duration.ofSeconds(20);
+    /** How often a wait looks at the page: Selenium's default of 500 ms adds a quarter second to every wait. */
+    private static final Duration POLL = Duration.ofMillis(50);
 
     @TestHTTPResource("/checkout/")
     URL checkout;
@@ -57,8 +58,8 @@ class CheckoutPageTest {
     private WebDriver browser;
     private Path profile;
 
-    @BeforeEach
-    void startBrowser() throws IOException {
+    /** Only the tests that drive the page start a browser. */
+    private void startBrowser() throws IOException {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             fail("The browser test needs Debian's chromium and chromedriver at " + CHROMIUM + " and " + CHROMEDRIVER
                     + ": apt-get install -y chromium chromium-driver (.ci/services.sh installs them when missing)");
@@ -100,6 +101,7 @@ class CheckoutPageTest {
     void aMemberPaysOneOrderLetsOneExpireAndCancelsOne() throws IOException {
         long sku = TestDb.newSku(10, "12.50");
         long scarce = TestDb.newSku(1, "99.00");
+        startBrowser();
         browser.get(checkout.toString());
         signInAsTestMember();
         markThePage();
@@ -151,6 +153,7 @@ class CheckoutPageTest {
     @Test
     void aBuyerPicksWechatPayAndPaysWithIt() throws IOException {
         long sku = TestDb.newSku(5, "6.00");
+        startBrowser();
         browser.get(checkout.toString());
         signInAsTestMember();
 
@@ -158,7 +161,7 @@ class CheckoutPageTest {
         String alipayCode = awaitQrCode();
         assertTrue(browser.findElement(By.id("wallet-alipay")).isSelected(), "Alipay is the default");
         browser.findElement(By.id("wallet-wechat")).click();
-        new WebDriverWait(browser, SOON).until(b -> text("qr-code").startsWith("weixin://wxpay/bizpayurl?pr="));
+        waitUpTo(SOON).until(b -> text("qr-code").startsWith("weixin://wxpay/bizpayurl?pr="));
         String wechatCode = text("qr-code");
         assertTrue(!wechatCode.equals(alipayCode));
         assertTrue(browser.findElement(By.id("sandbox-link")).getAttribute("href").endsWith("/sandbox/wechat"),
@@ -203,26 +206,30 @@ class CheckoutPageTest {
         field.clear();
         field.sendKeys(Integer.toString(quantity));
         WebElement place = browser.findElement(By.id("place-order"));
-        new WebDriverWait(browser, SOON).until(ExpectedConditions.elementToBeClickable(place));
+        waitUpTo(SOON).until(ExpectedConditions.elementToBeClickable(place));
         place.click();
     }
 
     private String awaitQrCode() {
         awaitStatus("PENDING_PAYMENT", SOON);
         WebElement image = waitFor(By.id("qr-image"), SOON);
-        new WebDriverWait(browser, SOON).until(b -> (Boolean) ((JavascriptExecutor) b)
+        waitUpTo(SOON).until(b -> (Boolean) ((JavascriptExecutor) b)
                 .executeScript("return arguments[0].complete && arguments[0].naturalWidth > 0", image));
         waitFor(By.id("live"), SOON);
         return text("qr-code");
     }
 
     private void awaitStatus(String status, Duration atMost) {
-        new WebDriverWait(browser, atMost).until(ExpectedConditions.attributeToBe(By.id("order-status"),
+        waitUpTo(atMost).until(ExpectedConditions.attributeToBe(By.id("order-status"),
                 "data-status", status));
     }
 
+    private WebDriverWait waitUpTo(Duration atMost) {
+        return new WebDriverWait(browser, atMost, POLL);
+    }
+
     private WebElement waitFor(By locator, Duration atMost) {
-        return new WebDriverWait(browser, atMost).until(ExpectedConditions.visibilityOfElementLocated(locator));
+        return waitUpTo(atMost).until(ExpectedConditions.visibilityOfElementLocated(locator));
     }
 
     private String text(String id) {

@@ -328,13 +328,14 @@ public final class LocalRocketMq {
      * servers its client has already found "available" (an asynchronous scan); when it loses that race the next
      * registration comes 10 s later. So, if it is not registered soon, ask it to register now: an admin
      * UPDATE_BROKER_CONFIG that sets brokerPermission (to its current value, 6 = read/write) makes the broker
-     * call registerBrokerAll at once.
+     * call registerBrokerAll at once. The first ask comes after 300 ms: asking a registered broker again changes
+     * nothing, and it lost the race at most starts.
      */
     private void awaitBrokerRegistered() {
         withProducer(producer -> {
             long start = System.nanoTime();
             long deadline = start + REGISTRATION_TIMEOUT.toNanos();
-            long nextPoke = start + TimeUnit.MILLISECONDS.toNanos(1500);
+            long nextPoke = start + TimeUnit.MILLISECONDS.toNanos(300);
             while (!hasRoute(producer, DEFAULT_TOPIC, 1)) {
                 long now = System.nanoTime();
                 if (!isListening(namesrvPort)) {

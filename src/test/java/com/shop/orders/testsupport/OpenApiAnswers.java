@@ -35,6 +35,7 @@ public final class OpenApiAnswers {
 
     /** The name the document is registered under with the validator; never fetched from there. */
     private static final String DOCUMENT_IRI = "https://orders.test/openapi.json";
+    private static final Map<String, OpenApiAnswers> SERVED = new ConcurrentHashMap<>();
 
     private final JsonNode document;
     private final SchemaRegistry registry;
@@ -63,15 +64,31 @@ public final class OpenApiAnswers {
     }
 
     /**
-     * The document the service at {@code origin} (scheme, host and port) serves. Fetched without RestAssured's
-     * filters: this read is not an answer of the API, and the check must not go through the proxy it may set up.
+     * The document the service at {@code origin} (scheme, host and port) serves, read once per origin and class
+     * loader: parsing it takes about a second, and every check and test of the document shares it. Fetched without
+     * RestAssured's filters: this read is not an answer of the API, and the check must not go through the proxy it
+     * may set up.
      */
     public static OpenApiAnswers servedAt(String origin) {
+        return SERVED.computeIfAbsent(origin, OpenApiAnswers::fetch);
+    }
+
+    /** The document of the service the test talks to (RestAssured's base URI and port). */
+    public static OpenApiAnswers served() {
+        return servedAt(RestAssured.baseURI + ":" + RestAssured.port);
+    }
+
+    private static OpenApiAnswers fetch(String origin) {
         URI service = URI.create(origin);
         return new OpenApiAnswers(RestAssured.given().noFilters()
                 .baseUri(service.getScheme() + "://" + service.getHost()).port(service.getPort())
                 .queryParam("format", "json").get("/q/openapi")
                 .then().statusCode(200).extract().asString());
+    }
+
+    /** The document as parsed; shared by every test, so only to be read. */
+    public JsonNode document() {
+        return document;
     }
 
     public String openApiVersion() {

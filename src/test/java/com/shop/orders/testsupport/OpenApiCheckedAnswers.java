@@ -8,8 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import io.restassured.filter.Filter;
 import io.restassured.filter.FilterContext;
@@ -36,9 +34,6 @@ public final class OpenApiCheckedAnswers implements Filter {
 
     private static final Path REPORT = Path.of("target", "api-contract-violations.txt");
 
-    /** Read once per service origin and class loader: parsing the document takes about a second. */
-    private static final Map<String, OpenApiAnswers> DOCUMENTS = new ConcurrentHashMap<>();
-
     @Override
     public Response filter(FilterableRequestSpecification request, FilterableResponseSpecification responseSpec,
             FilterContext context) {
@@ -63,8 +58,7 @@ public final class OpenApiCheckedAnswers implements Filter {
 
     /** The document of the service a request went to (its scheme, host and port). */
     static OpenApiAnswers documentAt(URI request) {
-        return DOCUMENTS.computeIfAbsent(request.getScheme() + "://" + request.getHost() + ":" + request.getPort(),
-                OpenApiAnswers::servedAt);
+        return OpenApiAnswers.servedAt(request.getScheme() + "://" + request.getHost() + ":" + request.getPort());
     }
 
     /** Appends lines to a report of the run; tests of several threads append to the same one. */

@@ -58,8 +58,7 @@ public final class TestDb {
     }
 
     public static void awaitOrderStatus(long orderId, String status, java.time.Duration atMost) {
-        org.awaitility.Awaitility.await().atMost(atMost).pollInterval(java.time.Duration.ofMillis(200))
-                .until(() -> status.equals(orderStatus(orderId)));
+        org.awaitility.Awaitility.await().atMost(atMost).until(() -> status.equals(orderStatus(orderId)));
     }
 
     public static <T> T scalar(String sql, Object... params) {

@@ -2,16 +2,18 @@ package com.shop.orders.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
 import java.security.KeyStore;
-import java.util.ArrayList;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -19,16 +21,21 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
+import org.bouncycastle.asn1.x509.GeneralName;
+
+import com.shop.orders.sandbox.CertificateIssuer;
+
 /**
  * TLS for a test server the way the public internet has it: a certificate authority of the test's own, a server
  * certificate for 127.0.0.1 and localhost that it signed, and a truststore with only that authority, which the
  * service under test is given as its JVM-wide (or native image's) truststore; the same as PEM files for servers and
- * clients that take those (the database, Redis, RocketMQ). Made with the JDK's keytool, fresh for every run and valid
- * for two days; nothing of it is a secret.
+ * clients that take those (the database, Redis, RocketMQ). Made by the sandbox's CertificateIssuer, fresh for every
+ * run, the server's certificate valid for two days; nothing of it is a secret.
  */
 public final class TestTls {
 
     private static final String PASSWORD = "test-only";
+    private static final Duration VALIDITY = Duration.ofDays(2);
 
     private final Path serverKeyStore;
     private final Path trustStore;
@@ -42,36 +49,31 @@ public final class TestTls {
 
     /** A new authority and server certificate, in {@code dir}. */
     public static TestTls generate(Path dir) {
+        // In process: keytool took a JVM start for each of its nine steps, about 6 s a set.
+        CertificateIssuer authority = CertificateIssuer.newAuthority("CN=Order service test CA");
+        KeyPair serverKeys = CertificateIssuer.newKeyPair();
+        X509Certificate server = authority.issueServer(serverKeys.getPublic(), "CN=127.0.0.1", VALIDITY,
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost"));
         try {
             Files.createDirectories(dir);
-            Path ca = dir.resolve("ca.p12");
+            Path serverKeyStore = dir.resolve("server.p12");
+            KeyStore keys = emptyStore();
+            keys.setKeyEntry("server", serverKeys.getPrivate(), PASSWORD.toCharArray(),
+                    new Certificate[] { server, authority.certificate() });
+            save(keys, serverKeyStore);
+            Path trustStore = dir.resolve("truststore.p12");
+            KeyStore trust = emptyStore();
+            trust.setCertificateEntry("ca", authority.certificate());
+            save(trust, trustStore);
             Path caPem = dir.resolve("ca.pem");
-            Path server = dir.resolve("server.p12");
-            Path csr = dir.resolve("server.csr");
-            Path serverPem = dir.resolve("server.pem");
-            Path trust = dir.resolve("truststore.p12");
-            for (Path stale : List.of(ca, caPem, server, csr, serverPem, trust)) {
-                Files.deleteIfExists(stale);
-            }
-            keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                    "-dname", "CN=Order service test CA", "-ext", "bc:c", "-keystore", ca.toString());
-            keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.toString(), "-file", caPem.toString());
-            keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                    "-dname", "CN=127.0.0.1", "-keystore", server.toString());
-            keytool("-certreq", "-alias", "server", "-keystore", server.toString(), "-file", csr.toString());
-            keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca.toString(), "-infile", csr.toString(),
-                    "-outfile", serverPem.toString(), "-validity", "2", "-ext", "san=ip:127.0.0.1,dns:localhost",
-                    "-ext", "ku:c=digitalSignature,keyEncipherment", "-ext", "eku=serverAuth");
-            keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", server.toString(), "-file",
-                    caPem.toString());
-            keytool("-importcert", "-alias", "server", "-keystore", server.toString(), "-file", serverPem.toString());
-            keytool("-importcert", "-noprompt", "-alias", "ca", "-keystore", trust.toString(), "-file",
-                    caPem.toString());
-            TestTls tls = new TestTls(server, trust, caPem);
-            tls.writePem(dir);
-            return tls;
+            Files.writeString(caPem, CertificateIssuer.pem(authority.certificate()));
+            Files.writeString(dir.resolve("server-cert.pem"), CertificateIssuer.pem(server));
+            Files.writeString(dir.resolve("server-key.pem"), pem("PRIVATE KEY", serverKeys.getPrivate().getEncoded()));
+            return new TestTls(serverKeyStore, trustStore, caPem);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Cannot store the test certificates in " + dir, e);
         }
     }
 
@@ -133,22 +135,6 @@ public final class TestTls {
         return caPem.resolveSibling("server-key.pem").toAbsolutePath();
     }
 
-    /** The server's certificate and key out of its key store, as PEM files beside the authority's. */
-    private void writePem(Path dir) {
-        try (InputStream in = Files.newInputStream(serverKeyStore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, PASSWORD.toCharArray());
-            Files.writeString(dir.resolve("server-cert.pem"), pem("CERTIFICATE",
-                    store.getCertificate("server").getEncoded()));
-            Files.writeString(dir.resolve("server-key.pem"), pem("PRIVATE KEY",
-                    store.getKey("server", PASSWORD.toCharArray()).getEncoded()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Unusable test key store " + serverKeyStore, e);
-        }
-    }
-
     private static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
                 + "\n-----END " + type + "-----\n";
@@ -161,20 +147,15 @@ public final class TestTls {
                 "javax.net.ssl.trustStoreType", "PKCS12");
     }
 
-    private static void keytool(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD));
-        Process keytool = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        try {
-            String output = new String(keytool.getInputStream().readAllBytes());
-            if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
-                throw new IllegalStateException("keytool " + String.join(" ", args) + " failed:\n" + output);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while making test certificates", e);
+    private static KeyStore emptyStore() throws IOException, GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        return store;
+    }
+
+    private static void save(KeyStore store, Path file) throws IOException, GeneralSecurityException {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            store.store(out, PASSWORD.toCharArray());
         }
     }
 }
