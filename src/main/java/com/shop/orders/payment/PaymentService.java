@@ -115,14 +115,18 @@ public class PaymentService {
                 .recoverWithUni(() -> Panache.withSession(() -> payments.findByChannel(order.id, channel.name())));
     }
 
+    /** Renders the QR code's image, then stores both. */
+    private Uni<Payment> store(Order order, PaymentChannel channel, Payment payment, String qrCode) {
+        return qrCodes.png(qrCode).chain(png -> store(order, channel, payment, qrCode, png));
+    }
+
     /**
      * Stores the QR code only while the order is pending, with its row locked: a close that committed first is
      * seen here, and one that comes later closes the trade at its wallet. A code that arrives for an order closed
      * meanwhile is voided at the wallet (best effort: it was never shown to anyone) and not offered. Of two answers
      * to concurrent requests, the first stored is the one offered.
      */
-    private Uni<Payment> store(Order order, PaymentChannel channel, Payment payment, String qrCode) {
-        byte[] png = qrCodes.png(qrCode);
+    private Uni<Payment> store(Order order, PaymentChannel channel, Payment payment, String qrCode, byte[] png) {
         return Panache.withTransaction(() -> orders.findForUpdate(order.id).chain(current -> current != null
                         && current.isPending()
                         ? payments.storeQrCode(payment.id, qrCode, png).call(stored -> stored
