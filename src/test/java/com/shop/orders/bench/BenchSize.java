@@ -30,7 +30,10 @@ import java.util.List;
  * @param coldLength       length of the cold-start phase's load on a fresh instance, and of its warm reference run
  * @param coldRounds       interleaved rounds of the cold-start phase (each variant once per round)
  * @param soakLength       length of the soak's mixed traffic ({@code -Dbench.soak-minutes} overrides it)
- * @param soakRate         orders the soak places per second (beside them, half as many sold-out attempts)
+ * @param soakRate         orders the soak places per second (beside them, half as many sold-out attempts;
+ *                         {@code -Dbench.soak-rate} overrides it). A rate the host carries with room to spare: the
+ *                         soak is about drift over time, not capacity (at 50/s the 2-core host ran out of CPU, the
+ *                         jar and the executable alike, and every answer queued for seconds)
  */
 record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, List<Integer> concurrencies, int rounds,
                  Duration roundLength, int fixedRate, Duration fixedRateLength, int flashConnections, int flashStock, int flashMembers,
@@ -44,7 +47,7 @@ record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, 
                     Duration.ofSeconds(8), 200, Duration.ofSeconds(30), 64, 500, 10_000,
                     List.of(1000, 5000, 10000, 20000), 0.1, 100, Duration.ofSeconds(30),
                     Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(60), 3,
-                    Duration.ofMinutes(60), 50);
+                    Duration.ofMinutes(60), 20);
             // One concurrency, two rounds and one watch level: every path of the run, in CI's time.
             case "quick" -> new BenchSize("quick", Duration.ofSeconds(12), 200, 1000, List.of(32), 2,
                     Duration.ofSeconds(1), 200, Duration.ofSeconds(2), 64, 50, 300,
@@ -57,14 +60,18 @@ record BenchSize(String name, Duration payTimeout, int members, int spreadSkus, 
         if (soakMinutes < 1) {
             throw new IllegalArgumentException("bench.soak-minutes is at least 1, not " + soakMinutes);
         }
+        int soakRate = Integer.getInteger("bench.soak-rate", size.soakRate());
+        if (soakRate < 2) {
+            throw new IllegalArgumentException("bench.soak-rate is at least 2 orders/s, not " + soakRate);
+        }
         // A comparison before and after a change need not wait for the whole curve: one level, one concurrency.
         return size.with(integers("bench.concurrencies", size.concurrencies()),
                 integers("bench.watch-levels", size.watchLevels()),
-                Integer.getInteger("bench.cold-rounds", size.coldRounds()), Duration.ofMinutes(soakMinutes));
+                Integer.getInteger("bench.cold-rounds", size.coldRounds()), Duration.ofMinutes(soakMinutes), soakRate);
     }
 
     private BenchSize with(List<Integer> concurrencies, List<Integer> watchLevels, int coldRounds,
-            Duration soakLength) {
+            Duration soakLength, int soakRate) {
         return new BenchSize(name, payTimeout, members, spreadSkus, concurrencies, rounds, roundLength, fixedRate,
                 fixedRateLength, flashConnections, flashStock, flashMembers, watchLevels, watchPayShare, notifyRate, notifyLength,
                 warmUp, placementWarmUp, coldLength, coldRounds, soakLength, soakRate);

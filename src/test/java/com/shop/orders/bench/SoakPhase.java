@@ -114,6 +114,7 @@ final class SoakPhase {
     }
 
     private void boundary(SoakWindows windows, int k) {
+        windows.cpuAt(k, CpuMeter.processMs(bench.service().pid()));
         try {
             windows.gcAt(k, ServiceGc.read(bench.service()));
         } catch (RuntimeException e) {
@@ -124,8 +125,9 @@ final class SoakPhase {
             // Answers due at the window's end may still be on their way: the report counts them all.
             SoakWindows.Summary w = windows.summary(k - 1, bench.rss());
             Progress.say("  soak window %d/%d: %d requests, %d errors, p99 %.1f ms, placement p99 %.1f ms, "
-                    + "RSS %.0f MB%s", k, windows.count(), w.requests(), w.errors(), w.p99Ms(), w.placementP99Ms(),
-                    w.rssMb(), w.gc() == null ? "" : String.format(", GC %.2f %% of the time", w.gc().pausePercent()));
+                    + "RSS %.0f MB, service CPU %.2f cores%s", k, windows.count(), w.requests(), w.errors(), w.p99Ms(),
+                    w.placementP99Ms(), w.rssMb(), w.serviceCpuCores(),
+                    w.gc() == null ? "" : String.format(", GC %.2f %% of the time", w.gc().pausePercent()));
         }
     }
 
@@ -256,6 +258,11 @@ final class SoakPhase {
         results.info(NAME, "placement p99 over the soak", String.format("%.1f ms (p50 %.1f ms, %d placements)",
                 Stats.percentile(placements, 99), Stats.percentile(placements, 50), placements.size()));
         results.info(NAME, "GC over the soak", gc == null ? "not read" : ServiceGc.describe(gc));
+        double cores = windows.serviceCpuCoresOverall();
+        // Every request an order's life brings (QR code, notify, check-backs, queries, close, refund), per order placed.
+        results.info(NAME, "service CPU over the soak", Double.isNaN(cores) ? "not read"
+                : String.format("%.2f cores, %.1f ms per order placed (all of its traffic)", cores,
+                        cores * 1000 / bench.size().soakRate()));
         results.info(NAME, "orders", String.format("%d placed: %d paid by notify, %d paid with the notify lost, "
                         + "%d closed (expired), %d partly refunded; %d sold-out answers; by status %s", counts.placed(),
                 counts.notified(), counts.paidNotifyLost(), statuses.getOrDefault("CLOSED", 0L), counts.refunded(),

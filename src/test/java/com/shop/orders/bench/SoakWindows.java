@@ -5,19 +5,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The soak cut into windows of equal length: a minute, or a sixth of a soak shorter than six minutes, so that even the
  * quick one has several. Each answer counts in the window its request was due in (follow-ups due after the end in the
- * last); the service's GC totals are read at every boundary. Answers arrive on the HTTP client's threads while the
+ * last); the service's GC totals and CPU time are read at every boundary. Answers arrive on the HTTP client's threads while the
  * report reads the windows: each window guards its own figures.
  */
 final class SoakWindows {
 
-    /** One window's figures for the report (latencies in ms, RSS in MB; gc null when a boundary was not read). */
+    /**
+     * One window's figures for the report (latencies in ms, RSS in MB; gc null and serviceCpuCores NaN when a boundary
+     * was not read).
+     */
     record Summary(int window, double fromSeconds, double toSeconds, long requests, long errors, double p99Ms,
-                   long placements, double placementP50Ms, double placementP99Ms, double rssMb, ServiceGc.Totals gc) {
+                   long placements, double placementP50Ms, double placementP99Ms, double rssMb, ServiceGc.Totals gc,
+                   double serviceCpuCores) {
 
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -31,6 +36,9 @@ final class SoakWindows {
             m.put("placementP50Ms", Stats.round(placementP50Ms, 2));
             m.put("placementP99Ms", Stats.round(placementP99Ms, 2));
             m.put("rssMb", Stats.round(rssMb, 1));
+            if (!Double.isNaN(serviceCpuCores)) {
+                m.put("serviceCpuCores", Stats.round(serviceCpuCores, 3));
+            }
             if (gc != null) {
                 m.put("gc", gc.toMap());
             }
@@ -83,6 +91,8 @@ final class SoakWindows {
     private final Window[] windows;
     /** GC totals at the boundaries 0 .. count (set by the boundaries' timer, read by the report). */
     private final AtomicReferenceArray<ServiceGc.Totals> gc;
+    /** The service's CPU milliseconds at the boundaries, -1 where not read. */
+    private final AtomicLongArray cpuMs;
 
     SoakWindows(Duration length) {
         Duration window = length.dividedBy(6).compareTo(LONGEST) < 0 ? length.dividedBy(6) : LONGEST;
@@ -93,6 +103,10 @@ final class SoakWindows {
             windows[i] = new Window();
         }
         this.gc = new AtomicReferenceArray<>(count + 1);
+        this.cpuMs = new AtomicLongArray(count + 1);
+        for (int k = 0; k <= count; k++) {
+            cpuMs.set(k, -1);
+        }
         long nowNanos = System.nanoTime();
         long nowMs = System.currentTimeMillis();
         this.originNanos = nowNanos + LEAD.toNanos();
@@ -141,6 +155,21 @@ final class SoakWindows {
         gc.set(boundary, totals);
     }
 
+    /** The service's CPU time so far (ms, 0 when /proc could not be read) at boundary k. */
+    void cpuAt(int boundary, double ms) {
+        cpuMs.set(boundary, Math.round(ms));
+    }
+
+    /** Cores the service used on average in window k, NaN when a boundary of it was not read. */
+    double serviceCpuCores(int k) {
+        return coresBetween(k, k + 1);
+    }
+
+    /** Cores the service used on average over the whole soak, NaN when its first or last boundary was not read. */
+    double serviceCpuCoresOverall() {
+        return coresBetween(0, windows.length);
+    }
+
     /** Collections over the whole soak, null when its first or last boundary was not read. */
     ServiceGc.Totals gcOverall() {
         return between(0, windows.length);
@@ -173,7 +202,7 @@ final class SoakWindows {
         return new Summary(k + 1, k * windowNanos / 1e9, (k + 1) * windowNanos / 1e9, all.size(), w.errors(),
                 Stats.percentile(all, 99), placements.size(), Stats.percentile(placements, 50),
                 Stats.percentile(placements, 99), rss.peakMbBetween(originMs + k * windowNanos / 1_000_000, toMs),
-                between(k, k + 1));
+                between(k, k + 1), serviceCpuCores(k));
     }
 
     List<Summary> summaries(RssSampler rss) {
@@ -188,6 +217,12 @@ final class SoakWindows {
         ServiceGc.Totals start = gc.get(from);
         ServiceGc.Totals end = gc.get(to);
         return start == null || end == null ? null : end.minus(start);
+    }
+
+    private double coresBetween(int from, int to) {
+        long start = cpuMs.get(from);
+        long end = cpuMs.get(to);
+        return start <= 0 || end <= 0 ? Double.NaN : (end - start) / ((to - from) * windowNanos / 1e6);
     }
 
     private Window windowOf(long nanos) {

@@ -52,6 +52,23 @@ class SoakWindowsTest {
     }
 
     @Test
+    void theServicesCpuPerWindowIsItsCpuTimeOverTheWindowsLength() {
+        SoakWindows soak = new SoakWindows(Duration.ofMinutes(1));
+        double windowMs = soak.window().toMillis();
+
+        soak.cpuAt(0, 1_000);
+        soak.cpuAt(1, 1_000 + windowMs / 2);
+        soak.cpuAt(2, 1_000 + windowMs / 2 + windowMs * 1.5);
+
+        assertEquals(0.5, soak.serviceCpuCores(0), 1e-9);
+        assertEquals(1.5, soak.serviceCpuCores(1), 1e-9);
+        assertTrue(Double.isNaN(soak.serviceCpuCores(2)), "boundary 3 not read");
+        assertTrue(Double.isNaN(soak.serviceCpuCoresOverall()), "the last boundary not read");
+        soak.cpuAt(soak.count(), 1_000 + windowMs * soak.count());
+        assertEquals(1.0, soak.serviceCpuCoresOverall(), 1e-9);
+    }
+
+    @Test
     void afterTheWarmPartAFigureMayNotClimbPastItsTolerance() {
         List<Double> flat = List.of(300.0, 310.0, 305.0, 320.0, 318.0, Double.NaN);
         List<Double> climbing = List.of(300.0, 310.0, 320.0, 330.0, 340.0, 350.0);
