@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * The soak cut into windows of equal length: a minute, or a sixth of a soak shorter than six minutes, so that even the
  * quick one has several. Each answer counts in the window its request was due in (follow-ups due after the end in the
- * last); the service's GC totals and CPU time are read at every boundary. Answers arrive on the HTTP client's threads while the
- * report reads the windows: each window guards its own figures.
+ * last); the service's GC totals and CPU time are read at every boundary. Answers arrive on the HTTP client's threads
+ * while the report reads the windows: each window guards its own figures.
  */
 final class SoakWindows {
 
@@ -91,7 +91,7 @@ final class SoakWindows {
     private final Window[] windows;
     /** GC totals at the boundaries 0 .. count (set by the boundaries' timer, read by the report). */
     private final AtomicReferenceArray<ServiceGc.Totals> gc;
-    /** The service's CPU milliseconds at the boundaries, -1 where not read. */
+    /** The service's CPU milliseconds at the boundaries, 0 where not read (or /proc could not be read). */
     private final AtomicLongArray cpuMs;
 
     SoakWindows(Duration length) {
@@ -104,9 +104,6 @@ final class SoakWindows {
         }
         this.gc = new AtomicReferenceArray<>(count + 1);
         this.cpuMs = new AtomicLongArray(count + 1);
-        for (int k = 0; k <= count; k++) {
-            cpuMs.set(k, -1);
-        }
         long nowNanos = System.nanoTime();
         long nowMs = System.currentTimeMillis();
         this.originNanos = nowNanos + LEAD.toNanos();

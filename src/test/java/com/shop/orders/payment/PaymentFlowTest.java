@@ -14,25 +14,17 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import javax.imageio.ImageIO;
-
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.google.zxing.BinaryBitmap;
-import com.google.zxing.DecodeHintType;
-import com.google.zxing.client.j2se.BufferedImageLuminanceSource;
-import com.google.zxing.common.HybridBinarizer;
-import com.google.zxing.qrcode.QRCodeReader;
 import com.shop.orders.sandbox.alipay.MethodFault;
 import com.shop.orders.sandbox.alipay.SandboxFaults;
 import com.shop.orders.sandbox.alipay.SandboxTradeStatus;
@@ -131,9 +123,9 @@ class PaymentFlowTest {
 
         byte[] png = as(owner).get("/api/orders/" + orderId + "/payment/qr.png").then().statusCode(200)
                 .contentType("image/png").extract().asByteArray();
-        assertEquals(payment.get("qrCode"), decode(png));
+        assertEquals(payment.get("qrCode"), QrImages.decode(png));
         byte[] viaLink = given().get(payment.get("qrImageUrl")).then().statusCode(200).extract().asByteArray();
-        assertEquals(payment.get("qrCode"), decode(viaLink));
+        assertEquals(payment.get("qrCode"), QrImages.decode(viaLink));
 
         as(other).get("/api/orders/" + orderId + "/payment/qr.png").then().statusCode(404);
         as(other).post("/api/orders/" + orderId + "/payment").then().statusCode(404);
@@ -255,12 +247,5 @@ class PaymentFlowTest {
         assertEquals(0, new BigDecimal("16.00").compareTo(trades.trade(no).orElseThrow().refundedAmount()));
         assertEquals(new TestDb.SkuRow(5, 0), TestDb.sku(sku));
         TestDb.assertStockInvariant(sku, 5);
-    }
-
-    private static String decode(byte[] png) throws Exception {
-        var image = ImageIO.read(new ByteArrayInputStream(png));
-        // A generated image, not a photo: without PURE_BARCODE the finder-pattern search misses about 1 in 300.
-        return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(image))),
-                Map.of(DecodeHintType.PURE_BARCODE, Boolean.TRUE)).getText();
     }
 }
