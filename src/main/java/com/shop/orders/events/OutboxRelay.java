@@ -29,6 +29,7 @@ import com.shop.orders.sql.Sql;
 import com.shop.orders.tracing.Spans;
 import com.shop.orders.tracing.TraceContexts;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.SpanKind;
@@ -39,6 +40,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -65,8 +67,9 @@ public class OutboxRelay {
     private final EventsConfig config;
     private final Backoff backoff;
     private final Spans spans;
-    private final MeterRegistry registry;
     private final Clock clock;
+    private final Counter published;
+    private final Counter publishFailures;
     private final AtomicLong backlog = new AtomicLong();
     private volatile DefaultMQProducer producer;
 
@@ -78,17 +81,17 @@ public class OutboxRelay {
         this.config = config;
         this.backoff = new Backoff(config.retryBackoff(), config.retryBackoffMax());
         this.spans = spans;
-        this.registry = registry;
         this.clock = clock;
         Gauge.builder("outbox.backlog", backlog, AtomicLong::get)
                 .description("Events written but not yet published").register(registry);
-        registry.counter("outbox.published");
-        registry.counter("outbox.publish.failures");
+        this.published = registry.counter("outbox.published");
+        this.publishFailures = registry.counter("outbox.publish.failures");
     }
 
     void onStart(@Observes StartupEvent event) throws MQClientException {
         DefaultMQProducer created = clients.producer(config.producerGroup());
         created.start();
+        clients.started();
         producer = created;
     }
 
@@ -130,10 +133,13 @@ public class OutboxRelay {
                     return claimed;
                 })
                 .call(claimed -> claimed.isEmpty() ? Uni.createFrom().voidItem()
-                        : connection.preparedQuery("UPDATE outbox_event SET next_attempt_at = ? WHERE id IN ("
-                                + Sql.placeholders(claimed.size()) + ")")
-                                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())),
-                                        claimed.stream().map(Claimed::id).toList())))));
+                        : lease(connection, Sql.inList(claimed.stream().map(Claimed::id).toList()), now)));
+    }
+
+    private Uni<?> lease(SqlConnection connection, Sql.InList ids, Instant now) {
+        return connection.preparedQuery("UPDATE outbox_event SET next_attempt_at = ? WHERE id IN ("
+                + ids.placeholders() + ")")
+                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids.values())));
     }
 
     /** Keys are published concurrently; the events of one key one after the other, stopping at its first failure. */
@@ -186,7 +192,7 @@ public class OutboxRelay {
         return pool.preparedQuery("UPDATE outbox_event SET published_at = ?, attempts = attempts + 1, "
                 + "next_attempt_at = NULL, last_error = NULL WHERE id = ?")
                 .execute(Tuple.of(Sql.utc(clock.instant()), event.id()))
-                .invoke(() -> registry.counter("outbox.published").increment())
+                .invoke(() -> published.increment())
                 .replaceWithVoid();
     }
 
@@ -194,7 +200,7 @@ public class OutboxRelay {
         Claimed event = failure.event;
         Duration wait = backoff.after(event.attempts() + 1);
         String error = String.valueOf(failure.getCause());
-        registry.counter("outbox.publish.failures").increment();
+        publishFailures.increment();
         LOG.warnf("Outbox event %d (key %s) not published, attempt %d: %s; next attempt in %s", event.id(), event.key(),
                 event.attempts() + 1, error, wait);
         return pool.preparedQuery("UPDATE outbox_event SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? "

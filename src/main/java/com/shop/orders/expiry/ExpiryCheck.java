@@ -3,6 +3,8 @@ package com.shop.orders.expiry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +21,7 @@ import com.shop.orders.order.OrderRepository;
 import com.shop.orders.resilience.MutinyBridge;
 import com.shop.orders.tracing.Spans;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.common.AttributeKey;
@@ -51,8 +54,10 @@ public class ExpiryCheck implements TransactionListener {
     private final ExpiryConfig config;
     private final Spans spans;
     private final OrderEvents events;
-    private final MeterRegistry registry;
     private final Clock clock;
+    /** Looked up once: the broker checks every waiting order each interval, thousands of answers a second. */
+    private final Map<LocalTransactionState, Timer> timers = new EnumMap<>(LocalTransactionState.class);
+    private final Counter failures;
 
     public ExpiryCheck(DecidedOrders decided, PaymentProbe probe, OrderRepository orders, ExpiryConfig config,
             Spans spans, OrderEvents events, MeterRegistry registry, Clock clock) {
@@ -62,13 +67,12 @@ public class ExpiryCheck implements TransactionListener {
         this.config = config;
         this.spans = spans;
         this.events = events;
-        this.registry = registry;
         this.clock = clock;
         for (LocalTransactionState answer : LocalTransactionState.values()) {
-            timer(answer);
+            timers.put(answer, timer(answer, registry));
         }
         // A failed check answers like a waiting one; counted apart so that failures can be alerted on.
-        registry.counter("expiry.checks.failures");
+        this.failures = registry.counter("expiry.checks.failures");
     }
 
     /** The order is committed already (messages are sent after placement): let the check-backs decide. */
@@ -97,7 +101,7 @@ public class ExpiryCheck implements TransactionListener {
                 reason = decision.reason();
             } catch (Throwable e) {
                 LOG.warnf("Check-back for %s failed (%s); asking again later", expiry.orderNo(), e.toString());
-                registry.counter("expiry.checks.failures").increment();
+                failures.increment();
                 decision = ExpiryDecision.whileWaiting(checkTimes, config.brokerCheckMax());
                 reason = "check failed (" + e.getClass().getSimpleName() + "), " + decision.reason();
             }
@@ -112,11 +116,11 @@ public class ExpiryCheck implements TransactionListener {
         } finally {
             span.end();
         }
-        timer(decision.answer()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        timers.get(decision.answer()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         return decision.answer();
     }
 
-    private Timer timer(LocalTransactionState answer) {
+    private static Timer timer(LocalTransactionState answer, MeterRegistry registry) {
         // A histogram: slow answers are how the broker's re-checks start to multiply, so their p99 is watched.
         return Timer.builder("expiry.checks").description("Check-backs of expiry messages by answer, and how long each took")
                 .tag("answer", answer.name())

@@ -77,6 +77,7 @@ public class ExpiryConsumer implements MessageListenerConcurrently {
         try {
             created.subscribe(config.topic(), "*");
             created.start();
+            clients.started();
             consumer = created;
             if (startFailures > 0) {
                 LOG.infof("Consuming expiry messages again after %d failed starts", startFailures);

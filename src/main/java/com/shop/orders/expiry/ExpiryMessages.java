@@ -27,6 +27,7 @@ import com.shop.orders.rocketmq.RocketMqClients;
 import com.shop.orders.sql.Sql;
 import com.shop.orders.tracing.Spans;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.SpanKind;
 import io.quarkus.runtime.ShutdownEvent;
@@ -54,8 +55,10 @@ public class ExpiryMessages {
     private final ExpiryConfig config;
     private final Spans spans;
     private final OrderEvents events;
-    private final MeterRegistry registry;
     private final Clock clock;
+    /** Held rather than looked up by name and tags: one of them counts every order. */
+    private final Counter sent;
+    private final Counter failed;
     private final ConcurrentLinkedQueue<Long> confirmed = new ConcurrentLinkedQueue<>();
     private final AtomicLong unsentSinceWarning = new AtomicLong();
     private volatile TransactionMQProducer producer;
@@ -70,10 +73,9 @@ public class ExpiryMessages {
         this.config = config;
         this.spans = spans;
         this.events = events;
-        this.registry = registry;
         this.clock = clock;
-        registry.counter("expiry.messages", "result", "sent");
-        registry.counter("expiry.messages", "result", "failed");
+        this.sent = registry.counter("expiry.messages", "result", "sent");
+        this.failed = registry.counter("expiry.messages", "result", "failed");
         registry.counter("expiry.messages.resent");
         registry.counter("expiry.messages.renewed");
     }
@@ -113,7 +115,7 @@ public class ExpiryMessages {
         }))
                 .invoke(() -> {
                     confirmed.add(orderId);
-                    registry.counter("expiry.messages", "result", "sent").increment();
+                    sent.increment();
                 })
                 .onFailure().invoke(failure -> {
                     unsent(failure);
@@ -134,12 +136,9 @@ public class ExpiryMessages {
         if (ids.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        List<Object> params = new ArrayList<>(ids.size() + 1);
-        params.add(Sql.utc(clock.instant()));
-        params.addAll(ids);
-        return pool.preparedQuery("UPDATE orders SET expiry_message_at = ? WHERE id IN ("
-                + Sql.placeholders(ids.size()) + ")")
-                .execute(Tuple.from(params))
+        Sql.InList recorded = Sql.inList(ids);
+        return pool.preparedQuery("UPDATE orders SET expiry_message_at = ? WHERE id IN (" + recorded.placeholders() + ")")
+                .execute(Tuple.from(Sql.withFirst(Sql.utc(clock.instant()), recorded.values())))
                 .onFailure().invoke(e -> {
                     // Not recorded: the sweep will send these again, which is harmless.
                     LOG.debugf("Could not record %d expiry messages as sent: %s", ids.size(), e.toString());
@@ -150,7 +149,7 @@ public class ExpiryMessages {
     }
 
     private void unsent(Throwable failure) {
-        registry.counter("expiry.messages", "result", "failed").increment();
+        failed.increment();
         // One line per burst, not one per order while the broker is away.
         if (unsentSinceWarning.getAndIncrement() == 0) {
             LOG.warnf("Expiry message not sent (%s); the sweep sends it again (further failures are counted in "
@@ -170,6 +169,7 @@ public class ExpiryMessages {
                 runnable -> new Thread(runnable, "expiry-check-" + threads.incrementAndGet()));
         TransactionMQProducer created = clients.transactionalProducer(config.producerGroup(), check, checkThreads);
         created.start();
+        clients.started();
         producer = created;
     }
 

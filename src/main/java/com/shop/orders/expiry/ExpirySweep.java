@@ -183,11 +183,12 @@ public class ExpirySweep {
     }
 
     private Uni<Void> lease(SqlConnection connection, List<Claimed> claimed, Instant now) {
+        Sql.InList ids = Sql.inList(claimed.stream().map(Claimed::id).toList());
         List<Object> params = new ArrayList<>(backoff.sqlParams(now));
-        claimed.forEach(order -> params.add(order.id()));
+        params.addAll(ids.values());
         // The lease is the pause before the next try: it only matters if this one fails.
         return connection.preparedQuery("UPDATE orders SET sweep_after = " + backoff.sqlAfter("sweep_attempts")
-                + ", sweep_attempts = sweep_attempts + 1 WHERE id IN (" + Sql.placeholders(claimed.size()) + ")")
+                + ", sweep_attempts = sweep_attempts + 1 WHERE id IN (" + ids.placeholders() + ")")
                 .execute(Tuple.from(params))
                 .replaceWithVoid();
     }

@@ -20,6 +20,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -84,10 +85,12 @@ public class RefundSettler {
                     }
                     return ids;
                 })
-                .call(ids -> ids.isEmpty() ? Uni.createFrom().voidItem()
-                        : connection.preparedQuery("UPDATE refund SET next_attempt_at = ? WHERE id IN ("
-                                + Sql.placeholders(ids.size()) + ")")
-                                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids)))));
+                .call(ids -> ids.isEmpty() ? Uni.createFrom().voidItem() : lease(connection, Sql.inList(ids), now)));
+    }
+
+    private Uni<?> lease(SqlConnection connection, Sql.InList ids, Instant now) {
+        return connection.preparedQuery("UPDATE refund SET next_attempt_at = ? WHERE id IN (" + ids.placeholders() + ")")
+                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids.values())));
     }
 
     /**

@@ -5,9 +5,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.opentelemetry.context.Context;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +25,7 @@ public final class Bulkhead {
 
     private final String name;
     private final ThreadPoolExecutor executor;
+    private final Counter abandoned;
 
     public Bulkhead(String name, int threads, int queue, MeterRegistry registry) {
         this.name = name;
@@ -38,6 +41,9 @@ public final class Bulkhead {
                 .description("Calls running in the bulkhead").register(registry);
         Gauge.builder("bulkhead.queued", executor, e -> e.getQueue().size()).tag("bulkhead", name)
                 .description("Calls waiting for a thread of the bulkhead").register(registry);
+        this.abandoned = Counter.builder("bulkhead.abandoned").tag("bulkhead", name)
+                .description("Calls whose callers gave up first (a timeout): taken back if queued, else interrupted")
+                .register(registry);
     }
 
     /**
@@ -46,20 +52,33 @@ public final class Bulkhead {
      */
     public <T> Uni<T> call(Supplier<T> call) {
         Uni<T> onPool = Uni.createFrom().emitter(emitter -> {
+            AtomicBoolean answered = new AtomicBoolean();
             Future<?> task;
             try {
                 task = executor.submit(Context.current().wrap(() -> {
+                    T item;
                     try {
-                        emitter.complete(call.get());
+                        item = call.get();
                     } catch (Throwable failure) {
+                        answered.set(true);
                         emitter.fail(failure);
+                        return;
                     }
+                    answered.set(true);
+                    emitter.complete(item);
                 }));
             } catch (RejectedExecutionException e) {
                 emitter.fail(new BulkheadFullException(name));
                 return;
             }
-            emitter.onTermination(() -> task.cancel(true));
+            // Only for a caller that gave up. The answer ends the emitter from inside the task, which is still running
+            // then: cancelling it would interrupt its own thread, an InterruptedException (stack trace and all) at the
+            // pool's next wait after every call.
+            emitter.onTermination(() -> {
+                if (!answered.get() && task.cancel(true)) {
+                    abandoned.increment();
+                }
+            });
         });
         return MutinyBridge.backOnContext(onPool);
     }

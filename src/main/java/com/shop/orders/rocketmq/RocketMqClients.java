@@ -81,6 +81,14 @@ public class RocketMqClients {
         TlsSystemConfig.tlsClientTrustCertPath = tls.trustCertPath().orElse(null);
     }
 
+    /**
+     * To be called after starting a client made here: its client instance then reads the zone fields once
+     * ({@link ZoneFields}) instead of on every request.
+     */
+    public void started() {
+        instances.stream().map(Supplier::get).filter(Objects::nonNull).distinct().forEach(ZoneFields::replaceIn);
+    }
+
     public DefaultMQProducer producer(String group) {
         DefaultMQProducer producer = new DefaultMQProducer(group, answers);
         configure(producer);

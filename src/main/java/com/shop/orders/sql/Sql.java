@@ -18,6 +18,28 @@ public final class Sql {
         return String.join(", ", Collections.nCopies(count, "?"));
     }
 
+    /**
+     * An IN list whose values are padded to the next power of two by repeating the last one (which matches the same
+     * rows): a batch statement then has a few shapes, not one per batch size, and each is prepared once per
+     * connection and kept in its cache, instead of a new statement prepared and cached for every size (as Hibernate's
+     * {@code in_clause_parameter_padding}). For lists whose size follows the load, such as a second's confirmations.
+     */
+    public static InList inList(List<?> values) {
+        List<Object> padded = new ArrayList<>(values);
+        int size = values.isEmpty() ? 0 : Integer.highestOneBit(values.size());
+        if (size < values.size()) {
+            size <<= 1;
+        }
+        while (padded.size() < size) {
+            padded.add(values.get(values.size() - 1));
+        }
+        return new InList(placeholders(padded.size()), padded);
+    }
+
+    /** An IN list's "?, ?, ?" and its values. */
+    public record InList(String placeholders, List<Object> values) {
+    }
+
     public static LocalDateTime utc(Instant instant) {
         return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }

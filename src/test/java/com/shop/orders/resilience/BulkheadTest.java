@@ -18,7 +18,8 @@ import io.smallrye.mutiny.TimeoutException;
 
 class BulkheadTest {
 
-    private final Bulkhead bulkhead = new Bulkhead("test", 1, 1, new SimpleMeterRegistry());
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final Bulkhead bulkhead = new Bulkhead("test", 1, 1, registry);
     private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach
@@ -56,6 +57,23 @@ class BulkheadTest {
         }).ifNoItem().after(Duration.ofMillis(100)).fail().await().indefinitely());
         await().atMost(Duration.ofSeconds(2)).untilTrue(interrupted);
         assertEquals("next", bulkhead.call(() -> "next").await().atMost(Duration.ofSeconds(1)));
+        assertEquals(1, abandoned());
+    }
+
+    @Test
+    void callsThatEndAreNeitherCancelledNorInterrupted() {
+        for (int i = 0; i < 20; i++) {
+            int call = i;
+            assertEquals(call, bulkhead.call(() -> call).await().atMost(Duration.ofSeconds(1)));
+            assertThrows(IllegalStateException.class, () -> bulkhead.call(() -> {
+                throw new IllegalStateException("call " + call);
+            }).await().atMost(Duration.ofSeconds(1)));
+        }
+        assertEquals(0, abandoned());
+    }
+
+    private double abandoned() {
+        return registry.get("bulkhead.abandoned").tag("bulkhead", "test").counter().count();
     }
 
     private String blockUntilReleased() {
