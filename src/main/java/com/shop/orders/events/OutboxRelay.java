@@ -40,7 +40,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -90,8 +89,7 @@ public class OutboxRelay {
 
     void onStart(@Observes StartupEvent event) throws MQClientException {
         DefaultMQProducer created = clients.producer(config.producerGroup());
-        created.start();
-        clients.started();
+        clients.start(created);
         producer = created;
     }
 
@@ -133,13 +131,8 @@ public class OutboxRelay {
                     return claimed;
                 })
                 .call(claimed -> claimed.isEmpty() ? Uni.createFrom().voidItem()
-                        : lease(connection, Sql.inList(claimed.stream().map(Claimed::id).toList()), now)));
-    }
-
-    private Uni<?> lease(SqlConnection connection, Sql.InList ids, Instant now) {
-        return connection.preparedQuery("UPDATE outbox_event SET next_attempt_at = ? WHERE id IN ("
-                + ids.placeholders() + ")")
-                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids.values())));
+                        : Claims.leaseUntil(connection, "outbox_event", claimed.stream().map(Claimed::id).toList(),
+                                now.plus(config.claimLease()))));
     }
 
     /** Keys are published concurrently; the events of one key one after the other, stopping at its first failure. */

@@ -76,8 +76,7 @@ public class ExpiryConsumer implements MessageListenerConcurrently {
         created.registerMessageListener(this);
         try {
             created.subscribe(config.topic(), "*");
-            created.start();
-            clients.started();
+            clients.start(created);
             consumer = created;
             if (startFailures > 0) {
                 LOG.infof("Consuming expiry messages again after %d failed starts", startFailures);

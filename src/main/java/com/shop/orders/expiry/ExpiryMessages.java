@@ -168,8 +168,7 @@ public class ExpiryMessages {
                 new ArrayBlockingQueue<>(config.checkQueue()),
                 runnable -> new Thread(runnable, "expiry-check-" + threads.incrementAndGet()));
         TransactionMQProducer created = clients.transactionalProducer(config.producerGroup(), check, checkThreads);
-        created.start();
-        clients.started();
+        clients.start(created);
         producer = created;
     }
 

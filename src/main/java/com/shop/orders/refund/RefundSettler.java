@@ -20,7 +20,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -85,12 +84,8 @@ public class RefundSettler {
                     }
                     return ids;
                 })
-                .call(ids -> ids.isEmpty() ? Uni.createFrom().voidItem() : lease(connection, Sql.inList(ids), now)));
-    }
-
-    private Uni<?> lease(SqlConnection connection, Sql.InList ids, Instant now) {
-        return connection.preparedQuery("UPDATE refund SET next_attempt_at = ? WHERE id IN (" + ids.placeholders() + ")")
-                .execute(Tuple.from(Sql.withFirst(Sql.utc(now.plus(config.claimLease())), ids.values())));
+                .call(ids -> ids.isEmpty() ? Uni.createFrom().voidItem()
+                        : Claims.leaseUntil(connection, "refund", ids, now.plus(config.claimLease()))));
     }
 
     /**

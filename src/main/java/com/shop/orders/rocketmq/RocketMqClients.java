@@ -18,6 +18,7 @@ import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.TransactionListener;
@@ -81,12 +82,16 @@ public class RocketMqClients {
         TlsSystemConfig.tlsClientTrustCertPath = tls.trustCertPath().orElse(null);
     }
 
-    /**
-     * To be called after starting a client made here: its client instance then reads the zone fields once
-     * ({@link ZoneFields}) instead of on every request.
-     */
-    public void started() {
-        instances.stream().map(Supplier::get).filter(Objects::nonNull).distinct().forEach(ZoneFields::replaceIn);
+    /** Starts a producer made here; its client instance then reads the zone fields once ({@link ZoneFields}). */
+    public void start(DefaultMQProducer producer) throws MQClientException {
+        producer.start();
+        ZoneFields.replaceIn(producer.getDefaultMQProducerImpl().getMqClientFactory());
+    }
+
+    /** Starts a consumer made here; its client instance then reads the zone fields once ({@link ZoneFields}). */
+    public void start(DefaultMQPushConsumer consumer) throws MQClientException {
+        consumer.start();
+        ZoneFields.replaceIn(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory());
     }
 
     public DefaultMQProducer producer(String group) {

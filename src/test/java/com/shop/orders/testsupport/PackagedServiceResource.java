@@ -84,17 +84,8 @@ public class PackagedServiceResource implements QuarkusTestResourceLifecycleMana
             config.put("shop.alipay.root-cert-path", write(certificates.resolve("alipayRootCert.crt"),
                     sandbox.keys().rootCertificate()));
             config.put("shop.payment.channels", "alipay,wechat");
-            // The merchant's keys as production's WECHAT_* variables carry them, under their setting names.
-            Map<String, String> wechat = wechatSandbox.serviceKeys();
-            config.put("shop.wechat.mchid", wechat.get("WECHAT_MCHID"));
-            config.put("shop.wechat.appid", wechat.get("WECHAT_APPID"));
-            config.put("shop.wechat.merchant-serial", wechat.get("WECHAT_MERCHANT_SERIAL"));
-            config.put("shop.wechat.private-key", wechat.get("WECHAT_PRIVATE_KEY"));
-            config.put("shop.wechat.api-v3-key", wechat.get("WECHAT_API_V3_KEY"));
+            config.putAll(wechatSandbox.serviceSettings());
             config.put("shop.wechat.verification", "public-key");
-            config.put("shop.wechat.public-key-id", wechat.get("WECHAT_PUBLIC_KEY_ID"));
-            config.put("shop.wechat.public-key", wechat.get("WECHAT_PUBLIC_KEY"));
-            config.put("shop.wechat.base-url", wechatSandbox.baseUrl());
             config.put("shop.wechat.notify-url", "http://127.0.0.1:" + PORT + "/api/payments/wechat/notify");
             config.put("shop.wechat.refund-notify-url", "http://127.0.0.1:" + PORT
                     + "/api/payments/wechat/refund-notify");

@@ -1,99 +1,113 @@
 package com.shop.orders.payment.wechat;
 
-import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 
-import jakarta.inject.Inject;
-
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import com.wechat.pay.java.core.certificate.AutoCertificateService;
+import com.wechat.pay.java.service.payments.model.Transaction;
 
+import com.shop.orders.order.OrderEvents;
 import com.shop.orders.payment.PaymentGatewayException;
 import com.shop.orders.payment.Trade;
 import com.shop.orders.payment.TradeState;
-import com.shop.orders.sandbox.wechat.WechatFaults;
 import com.shop.orders.sandbox.wechat.WechatNotifies;
 import com.shop.orders.sandbox.wechat.WechatSandboxKeys;
+import com.shop.orders.sandbox.wechat.WechatSandboxServer;
+import com.shop.orders.tracing.Spans;
 
-import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
-import io.restassured.response.ValidatableResponse;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.trace.TracerProvider;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The channel of a merchant that verifies with WeChat's platform certificates (shop.wechat.verification=certificate):
  * the SDK downloads them from the sandbox's /v3/certificates at the first call, not at start, and a platform that
  * serves none leaves the channel unavailable (503) until it does; answers and notifies are then verified with the
  * downloaded certificate, named by its serial, and nothing signed under another serial is believed.
+ *
+ * <p>The service's WeChat classes as the application wires them, against the sandbox on a server of its own: a mode
+ * the in-app suite does not run (it verifies with WeChat's public key), without a second application start for it.
  */
-@QuarkusTest
-@TestProfile(WechatCertificateVerificationTest.CertificateVerification.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WechatCertificateVerificationTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** The sandbox's merchant (shop.wechat-sandbox.mchid and appid, their defaults). */
     private static final String MCHID = "1900000001";
     private static final String APPID = "wxd678efh567hg6787";
 
-    /** Certificate mode, and the sandbox's notifies signed under its certificate to match. */
-    public static class CertificateVerification implements QuarkusTestProfile {
+    private static WechatSandboxServer sandbox;
+    private static WechatGateway gateway;
+    private static WechatChannel channel;
+    private static WechatNotifyReader notifies;
 
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("shop.wechat.verification", "certificate",
-                    "shop.wechat-sandbox.notifies-signed-with", "certificate");
-        }
+    @BeforeAll
+    static void certificateMode() {
+        sandbox = WechatSandboxServer.start(0);
+        Map<String, String> settings = new HashMap<>(sandbox.serviceSettings());
+        settings.put("shop.wechat.verification", "certificate");
+        settings.put("shop.wechat.notify-url", "http://127.0.0.1:1/api/payments/wechat/notify");
+        settings.put("shop.wechat.refund-notify-url", "http://127.0.0.1:1/api/payments/wechat/refund-notify");
+        // Quarkus's own converter: its durations ("3s") are no ISO-8601.
+        WechatConfig config = new SmallRyeConfigBuilder().withConverter(Duration.class, 100, new DurationConverter())
+                .withMapping(WechatConfig.class)
+                .withSources(new PropertiesConfigSource(settings, "test", 100)).build()
+                .getConfigMapping(WechatConfig.class);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        // Timeline notes only queue here: nothing writes them without the application's scheduler.
+        gateway = new WechatGateway(config, new ConfiguredWechatKeys(config),
+                new Spans(TracerProvider.noop().get("test")), new OrderEvents(null, Clock.systemUTC(), registry),
+                registry);
+        channel = new WechatChannel(gateway, config);
+        notifies = new WechatNotifyReader(gateway);
+        sandbox.faults().dropNotifies(true);
     }
 
-    @Inject
-    WechatChannel channel;
-
-    @Inject
-    WechatFaults faults;
-
-    @Inject
-    WechatSandboxKeys keys;
-
-    @BeforeEach
-    void noNotifies() {
-        faults.dropNotifies(true);
+    @AfterAll
+    static void stop() {
+        gateway.stop();
+        sandbox.close();
     }
 
     @AfterEach
     void resetFaults() {
-        faults.reset();
+        sandbox.faults().reset();
+        sandbox.faults().dropNotifies(true);
     }
 
     @Test
     @Order(1)
     void aPlatformWithoutCertificatesLeavesTheChannelUnavailableUntilItHasThem() {
-        faults.certificatesNotFound(true);
+        sandbox.faults().certificatesNotFound(true);
         String outTradeNo = channel.outTradeNoOf(WechatChannelTest.orderNo());
         PaymentGatewayException unavailable = assertThrows(PaymentGatewayException.class, () -> query(outTradeNo));
         assertEquals(503, unavailable.status());
-        // A notify cannot be verified either: a failure of ours, which WeChat sends again.
+        // A notify cannot be verified either: a failure of ours (the application answers 500), which WeChat sends again.
         String notify = notify(outTradeNo, "NOTPAY");
-        post(notify, WechatNotifies.signed(keys, notify, keys.platformCertificateSerial())).statusCode(500)
-                .body("code", equalTo("FAIL"));
+        assertThrows(RuntimeException.class, () -> read(notify, keys().platformCertificateSerial()));
 
-        faults.certificatesNotFound(false);
+        sandbox.faults().certificatesNotFound(false);
         assertEquals(Trade.notFound(outTradeNo), query(outTradeNo));
-        assertEquals(keys.platformCertificate(),
-                AutoCertificateService.getCertificate(MCHID, "RSA", keys.platformCertificateSerial()));
+        assertEquals(keys().platformCertificate(),
+                AutoCertificateService.getCertificate(MCHID, "RSA", keys().platformCertificateSerial()));
     }
 
     @Test
@@ -103,35 +117,40 @@ class WechatCertificateVerificationTest {
         String codeUrl = channel.offer(outTradeNo, new BigDecimal("7.00"), "Order", Instant.now().plus(
                 Duration.ofMinutes(15))).await().atMost(WAIT);
         assertEquals(TradeState.WAITING, query(outTradeNo).state());
-        given().contentType(ContentType.JSON).body(Map.of("codeUrl", codeUrl)).post("/sandbox/wechat/buyer/pay").then()
-                .statusCode(200);
+        sandbox.pay(codeUrl).orElseThrow();
         assertEquals(TradeState.PAID, query(outTradeNo).state());
-        faults.wrongSerial(true);
+        sandbox.faults().wrongSerial(true);
         assertEquals("Payment provider answer not trusted",
                 assertThrows(PaymentGatewayException.class, () -> query(outTradeNo)).title());
-        faults.wrongSerial(false);
+        sandbox.faults().wrongSerial(false);
 
-        String notPaid = notify(outTradeNo, "NOTPAY");
-        post(notPaid, WechatNotifies.signed(keys, notPaid, keys.platformCertificateSerial())).statusCode(204);
-        // Verified (the trade is then looked for), and not believed under the public-key ID this merchant does not use.
         String paid = notify(outTradeNo, "SUCCESS");
-        post(paid, WechatNotifies.signed(keys, paid, keys.platformCertificateSerial())).statusCode(400)
-                .body("message", equalTo("no such trade"));
-        post(paid, WechatNotifies.signed(keys, paid)).statusCode(401);
+        WechatNotifyReader.Verified<?> verified = assertInstanceOf(WechatNotifyReader.Verified.class,
+                read(paid, keys().platformCertificateSerial()));
+        assertEquals(outTradeNo, ((Transaction) verified.resource()).getOutTradeNo());
+        // Not believed under the public-key ID, which this merchant does not use.
+        WechatNotifyReader.Refused refused = assertInstanceOf(WechatNotifyReader.Refused.class,
+                read(paid, keys().publicKeyId()));
+        assertEquals(401, refused.status());
     }
 
-    private Trade query(String outTradeNo) {
+    private static WechatSandboxKeys keys() {
+        return sandbox.keys();
+    }
+
+    private static Trade query(String outTradeNo) {
         return channel.query(outTradeNo).await().atMost(WAIT);
     }
 
-    private String notify(String outTradeNo, String tradeState) {
-        return WechatNotifies.envelope("TRANSACTION.SUCCESS", keys.apiV3Key(),
+    private static String notify(String outTradeNo, String tradeState) {
+        return WechatNotifies.envelope("TRANSACTION.SUCCESS", keys().apiV3Key(),
                 WechatNotifyTest.transaction(MCHID, APPID, outTradeNo, tradeState, 700));
     }
 
-    private static ValidatableResponse post(String body, Map<String, String> headers) {
-        var request = given().contentType(ContentType.JSON).body(body);
-        headers.forEach(request::header);
-        return request.post(WechatNotifyResource.PATH).then();
+    private static WechatNotifyReader.Reading read(String body, String serial) {
+        Map<String, String> headers = WechatNotifies.signed(keys(), body, serial);
+        return notifies.read(new WechatNotifyRequest(headers.get("Wechatpay-Serial"), headers.get("Wechatpay-Signature"),
+                headers.get("Wechatpay-Timestamp"), headers.get("Wechatpay-Nonce"),
+                headers.get("Wechatpay-Signature-Type"), body), Transaction.class).await().atMost(WAIT);
     }
 }

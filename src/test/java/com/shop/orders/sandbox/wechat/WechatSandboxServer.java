@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -193,6 +194,19 @@ public final class WechatSandboxServer implements AutoCloseable {
         env.put("WECHAT_PUBLIC_KEY_ID", keys.publicKeyId());
         env.put("WECHAT_PUBLIC_KEY", keys.platformPublicKeyPem());
         return env;
+    }
+
+    /**
+     * {@link #serviceKeys()} under the service's setting names (WECHAT_API_V3_KEY is shop.wechat.api-v3-key), and
+     * where WeChat is reached, for a service configured by properties instead of its environment. The verification
+     * mode and the notify URLs are the caller's to give.
+     */
+    public Map<String, String> serviceSettings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        serviceKeys().forEach((variable, value) -> settings.put("shop." + variable.toLowerCase(Locale.ROOT)
+                .replaceFirst("_", ".").replace('_', '-'), value));
+        settings.put("shop.wechat.base-url", baseUrl());
+        return settings;
     }
 
     /** The buyer scans the code: the trade, or empty for an unknown code; refused as the wallet refuses it. */
